@@ -1,0 +1,61 @@
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <string_view>
+#include <vector>
+
+#include "cli/command.h"
+
+namespace nc::cli {
+namespace {
+std::vector<Command>& commands() {
+  static std::vector<Command> table;
+  return table;
+}
+
+void print_usage(FILE* out) {
+  std::fprintf(out,
+               "usage: ninfer-conform COMMAND [ARGS...]\n"
+               "Conformance vectors and certification for the NInfer numeric formats.\n\n"
+               "commands:\n");
+  std::vector<Command> sorted = commands();
+  std::sort(sorted.begin(), sorted.end(),
+            [](const Command& a, const Command& b) { return a.name < b.name; });
+  for (const Command& c : sorted)
+    std::fprintf(out, "  %-12.*s %.*s\n", int(c.name.size()), c.name.data(), int(c.summary.size()),
+                 c.summary.data());
+  std::fprintf(out,
+               "\n'ninfer-conform COMMAND --help' describes one command.\n"
+               "exit codes: 0 success, 1 check failed (not conformant), 2 usage or input error\n");
+}
+}  // namespace
+
+bool register_command(const Command& c) {
+  commands().push_back(c);
+  return true;
+}
+
+bool wants_help(int argc, char** argv) {
+  for (int i = 0; i < argc; ++i)
+    if (!std::strcmp(argv[i], "-h") || !std::strcmp(argv[i], "--help")) return true;
+  return false;
+}
+
+}  // namespace nc::cli
+
+int main(int argc, char** argv) {
+  using namespace nc::cli;
+  if (argc < 2) {
+    print_usage(stderr);
+    return kExitUsage;
+  }
+  std::string_view name = argv[1];
+  if (name == "-h" || name == "--help" || name == "help") {
+    print_usage(stdout);
+    return kExitOk;
+  }
+  for (const Command& c : commands())
+    if (c.name == name) return c.run(argc - 2, argv + 2);
+  std::fprintf(stderr, "ninfer-conform: unknown command '%s' (see ninfer-conform --help)\n", argv[1]);
+  return kExitUsage;
+}
