@@ -1,0 +1,86 @@
+// How a suite of golden cases is described and built. Each suite file under generator/suites/
+// registers one or more suites with NC_SUITE; `generate` runs them (in parallel, by suite) and
+// writes each through corpus/ in canonical form (records sorted by id, see vectors/FORMAT.md).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace nc::gen {
+
+// One record. inputs/info are the op's columns in vectors/FORMAT.md order; the id is derived
+// from (suite, inputs) by corpus/, never chosen here.
+struct Case {
+  std::vector<std::string> inputs;
+  std::string expect;                // value, "!rule", or "nan*"
+  std::vector<std::string> accept;   // policy names, each declared in SuiteInfo::policies
+  std::vector<std::string> info;     // op-specific info columns (value class, exact, trace, norm)
+  std::vector<std::string> tags;     // each declared in SuiteInfo::tags
+  std::string comment;               // one line, what this case tests
+};
+
+struct SuiteInfo {
+  std::string name;                          // file stem: vectors/<name>.vec.zst
+  std::string op;                            // "#op" line, e.g. "decode E4M3FN"
+  std::string about;                         // one line
+  std::string spec;                          // spec sections, e.g. "3.3"
+  std::map<std::string, std::string> tags;   // tag -> the bug it targets
+  std::map<std::string, std::string> policies;
+};
+
+// Collects cases; a case whose inputs repeat an earlier one is merged (its tags are united) only
+// if its expectation agrees, otherwise generation fails: two answers for one input is a bug.
+class SuiteBuilder {
+ public:
+  explicit SuiteBuilder(SuiteInfo info) : info_(std::move(info)) {}
+  void add(Case c);
+  const SuiteInfo& info() const { return info_; }
+  const std::vector<Case>& cases() const { return cases_; }
+
+ private:
+  SuiteInfo info_;
+  std::vector<Case> cases_;
+  std::map<std::string, size_t> by_inputs_;
+};
+
+// Seeded, specified PRNG: SplitMix64 (Steele, Lea, Flood 2014), written out so every standard
+// library and language produces the same stream. Never std:: distributions.
+class SplitMix64 {
+ public:
+  explicit SplitMix64(uint64_t seed) : state_(seed) {}
+  uint64_t next() {
+    uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  // Uniform in [0, bound) by rejection, so the stream is the same on every platform.
+  uint64_t below(uint64_t bound);
+
+ private:
+  uint64_t state_;
+};
+
+// The corpus-wide seed (recorded in MANIFEST.json); each suite derives its own stream from it
+// and its name, so adding a suite never changes another's cases.
+inline constexpr uint64_t kCorpusSeed = 0x4e496e666572ull;  // "NInfer"
+uint64_t suite_seed(const std::string& suite_name);
+
+using SuiteFn = void (*)(SuiteBuilder& out);
+struct SuiteRegistration {
+  SuiteInfo (*describe)();
+  SuiteFn build;
+};
+bool register_suite(SuiteRegistration r);
+const std::vector<SuiteRegistration>& registered_suites();
+
+}  // namespace nc::gen
+
+#define NC_SUITE_CONCAT_INNER(a, b) a##b
+#define NC_SUITE_CONCAT(a, b) NC_SUITE_CONCAT_INNER(a, b)
+// Usage: NC_SUITE(describe_fn, build_fn); in a generator/suites/*.cc file (linked as objects).
+#define NC_SUITE(describe, build) \
+  static const bool NC_SUITE_CONCAT(nc_suite_registered_, __LINE__) = \
+      ::nc::gen::register_suite({describe, build})
