@@ -68,6 +68,15 @@ uint32_t binary32_mul(uint32_t a, uint32_t b) {
 
 uint32_t binary32_mul_div(uint32_t a, uint32_t b, uint32_t d) {
   Exact x = binary32_exact(a), y = binary32_exact(b), z = binary32_exact(d);
+  auto trim = [](Exact& e) {  // drop trailing zero bits: E2M1 and E4M3FN values have <= 4 left
+    if (e.m) {
+      int t = __builtin_ctzll(e.m);
+      e.m >>= t;
+      e.q += t;
+    }
+  };
+  trim(x);
+  trim(y);
   // NVFP4 operands are an E2M1 and an E4M3FN value (x.m * y.m < 2^7), so a shift of 56 keeps the
   // quotient below 2^63 and, with z.m < 2^24, over 32 significant bits: enough to round once.
   const int s = 56;
