@@ -12,11 +12,11 @@ uint32_t round_binary32_word(uint32_t w, const MinifloatSpec& dst) {
   Exact e = binary32_exact(w);
   return round_exact(e.negative, e.m, e.q, false, dst);
 }
-}  // namespace
 
-uint32_t convert(Recipe r, uint32_t w) {
+template <Recipe R>
+inline uint32_t convert_one(uint32_t w) {
   const bool neg = (w >> 31) != 0;
-  switch (r) {
+  switch (R) {
     case Recipe::F32_TO_BF16_RNE:
       if (is_nan32(w)) return (w >> 16) | 0x0040u;  // keep sign and top payload, set quiet
       if (is_inf32(w)) return (w >> 16);
@@ -37,6 +37,29 @@ uint32_t convert(Recipe r, uint32_t w) {
       return round_binary32_word(w, kE2M1Sat);
   }
   return 0;
+}
+
+template <Recipe R>
+void convert_all(const uint32_t* src, size_t n, uint32_t* out) {
+  for (size_t k = 0; k < n; ++k) out[k] = convert_one<R>(src[k]);
+}
+
+}  // namespace
+
+uint32_t convert(Recipe r, uint32_t w) {
+  uint32_t out;
+  convert_batch(r, &w, 1, &out);
+  return out;
+}
+
+void convert_batch(Recipe r, const uint32_t* src, size_t n, uint32_t* out) {
+  switch (r) {
+    case Recipe::F32_TO_BF16_RNE: return convert_all<Recipe::F32_TO_BF16_RNE>(src, n, out);
+    case Recipe::F32_TO_F16_RNE: return convert_all<Recipe::F32_TO_F16_RNE>(src, n, out);
+    case Recipe::F32_TO_E4M3FN_RNE_SATFINITE: return convert_all<Recipe::F32_TO_E4M3FN_RNE_SATFINITE>(src, n, out);
+    case Recipe::F32_TO_E4M3FN_RNE_OVF_NAN: return convert_all<Recipe::F32_TO_E4M3FN_RNE_OVF_NAN>(src, n, out);
+    case Recipe::F32_TO_E2M1_RNE_SATFINITE: return convert_all<Recipe::F32_TO_E2M1_RNE_SATFINITE>(src, n, out);
+  }
 }
 
 uint32_t f16_to_binary32(uint32_t w) {

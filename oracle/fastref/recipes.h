@@ -3,6 +3,7 @@
 // host float.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace nc::fastref {
@@ -16,6 +17,7 @@ enum class Recipe : uint8_t {
 };
 
 uint32_t convert(Recipe r, uint32_t binary32_word);
+void convert_batch(Recipe r, const uint32_t* src, size_t n, uint32_t* out);
 
 // Exact decodes to binary32 bits of the small word types used as scales and codes.
 uint32_t f16_to_binary32(uint32_t w);     // NaN payload kept (shifted into the top bits)
