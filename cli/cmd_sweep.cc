@@ -16,6 +16,7 @@
 
 #include "cli/command.h"
 #include "codec/codec_plugin.h"
+#include "runners/sweep/findings.h"
 #include "runners/sweep/sweep.h"
 
 namespace nc::cli {
@@ -32,6 +33,8 @@ const char* kSweepUsage =
     "  --stride S        sample every S-th input (the report states the coverage)\n"
     "  --keep N          first mismatches kept per class (default 16)\n"
     "  --json FILE       write the report(s) as JSON (one file; several domains: a JSON array)\n"
+    "  --vectors DIR     write the first mismatches of each class as a replayable corpus in DIR\n"
+    "                    (replay it with: ninfer-conform replay --corpus DIR --target ...)\n"
     "  --list            list the domains\n"
     "exit: 0 no mismatch, 1 mismatches or target failure, 2 usage error\n";
 
@@ -142,7 +145,7 @@ int sweep_command(int argc, char** argv) {
     return kExitOk;
   }
   std::vector<std::string> names;
-  std::string target, json_path;
+  std::string target, json_path, vectors_dir;
   sweep::Options opts;
   opts.jobs = std::max(1u, std::thread::hardware_concurrency());
   if (const char* k = std::getenv("GTEST_SHARD_INDEX"))
@@ -175,6 +178,10 @@ int sweep_command(int argc, char** argv) {
       const char* t = value("--json");
       if (!t) return kExitUsage;
       json_path = t;
+    } else if (a == "--vectors") {
+      const char* t = value("--vectors");
+      if (!t) return kExitUsage;
+      vectors_dir = t;
     } else if (a == "--jobs" || a == "--stride" || a == "--keep") {
       const char* t = value(a.c_str());
       if (!t) return kExitUsage;
@@ -233,6 +240,7 @@ int sweep_command(int argc, char** argv) {
   }
 
   std::vector<std::string> jsons;
+  std::vector<sweep::Report> reports;
   bool any_mismatch = false;
   for (const std::string& name : domains) {
     auto d = sweep::make_domain(name);
@@ -257,6 +265,13 @@ int sweep_command(int argc, char** argv) {
     print_summary(r);
     any_mismatch |= !r.tally.class_counts.empty() || !r.tally.target_error.empty();
     jsons.push_back(json);
+    reports.push_back(std::move(r));
+  }
+  if (!vectors_dir.empty()) {
+    if (auto err = sweep::write_findings(vectors_dir, reports)) {
+      std::fprintf(stderr, "sweep: cannot write findings: %s\n", err->message().c_str());
+      return kExitUsage;
+    }
   }
   if (!json_path.empty()) {
     std::string text = jsons.size() == 1 ? jsons[0] : "[\n" + [&] {

@@ -52,6 +52,8 @@ struct WordDomain : Domain {
   std::function<void(const uint32_t*, size_t, uint32_t*)> reference;
   std::function<bool(uint32_t, uint32_t)> accept = [](uint32_t, uint32_t) { return false; };
   std::function<std::string(uint32_t)> kind_of_input = [](uint32_t) { return std::string("word"); };
+  // The expected result as the corpus writes it (vectors/FORMAT.md); hex by default.
+  std::function<std::string(uint32_t)> expect_token;
 
   std::string name() const override { return name_; }
   std::string op() const override { return op_; }
@@ -80,7 +82,9 @@ struct WordDomain : Domain {
       for (size_t k = 0; k < n; ++k) {
         if (want[k] == out[k] || accept(want[k], out[k])) continue;
         tally.count({first + k * stride, kind_of_input(in[k]) + ":" + result_kind(want[k], out[k], out_width),
-                     {hex(in[k], in_digits)}, hex(want[k], out_digits), hex(out[k], out_digits)},
+                     {hex(in[k], in_digits)},
+                     expect_token ? expect_token(want[k]) : hex(want[k], out_digits),
+                     hex(out[k], out_digits)},
                     keep);
       }
     }
@@ -155,6 +159,7 @@ std::unique_ptr<Domain> decode_domain(WordType wt) {
       d->reference = map_words<fastref::e4m3fn_to_binary32>;
       // E4M3FN NaN has no payload to expand: any binary32 NaN is the defined result.
       d->accept = [](uint32_t e, uint32_t a) { return is_nan32(e) && is_nan32(a); };
+      d->expect_token = [](uint32_t e) { return is_nan32(e) ? std::string("nan*") : hex(e, 8); };
       break;
     case WordType::E2M1: d->reference = map_words<fastref::e2m1_to_binary32>; break;
     default:  // two's-complement codes (spec 5); W8 0x80 has no value
@@ -163,6 +168,9 @@ std::unique_ptr<Domain> decode_domain(WordType wt) {
           int32_t v = int32_t(in[k] << (32 - bits)) >> (32 - bits);
           out[k] = wt == WordType::W8_CODE && in[k] == 0x80 ? 0xdeadbeefu : uint32_t(v);
         }
+      };
+      d->expect_token = [](uint32_t e) {
+        return e == 0xdeadbeefu ? std::string("!code-illegal") : std::to_string(int32_t(e));
       };
   }
   return d;
