@@ -25,13 +25,15 @@ namespace {
 const char* kSweepUsage =
     "usage: ninfer-conform sweep DOMAIN... --target TARGET [options]\n"
     "Runs TARGET over every input of each DOMAIN and compares with the exact integer reference.\n\n"
-    "  DOMAIN            a domain name, or 'convert' / 'decode' / 'all' for every domain of that kind\n"
+    "  DOMAIN            a domain name, or convert / decode / reconstruct / encode / all for every\n"
+    "                    domain of that kind\n"
     "                    (--list prints them)\n"
     "  --target T        cpu (our codec) or plugin:PATH.so (run in a child process)\n"
     "  --jobs N          worker threads (default: number of cores)\n"
     "  --shard K/N       run shard K (0-based) of N; default from GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS\n"
     "  --stride S        sample every S-th input (the report states the coverage)\n"
     "  --keep N          first mismatches kept per class (default 16)\n"
+    "  --groups N        random groups per scheme in the encode.* domains (default 65536)\n"
     "  --json FILE       write the report(s) as JSON (one file; several domains: a JSON array)\n"
     "  --vectors DIR     write the first mismatches of each class as a replayable corpus in DIR\n"
     "                    (replay it with: ninfer-conform replay --corpus DIR --target ...)\n"
@@ -182,7 +184,7 @@ int sweep_command(int argc, char** argv) {
       const char* t = value("--vectors");
       if (!t) return kExitUsage;
       vectors_dir = t;
-    } else if (a == "--jobs" || a == "--stride" || a == "--keep") {
+    } else if (a == "--jobs" || a == "--stride" || a == "--keep" || a == "--groups") {
       const char* t = value(a.c_str());
       if (!t) return kExitUsage;
       if (!parse_u64(t, &v) || v == 0) {
@@ -192,6 +194,7 @@ int sweep_command(int argc, char** argv) {
       if (a == "--jobs") opts.jobs = unsigned(v);
       if (a == "--stride") opts.stride = v;
       if (a == "--keep") opts.keep = size_t(v);
+      if (a == "--groups") sweep::set_encode_groups(v);
     } else if (a == "--shard") {
       const char* t = value("--shard");
       if (!t) return kExitUsage;

@@ -84,6 +84,10 @@ uint32_t e2m1_to_binary32(uint32_t w) {
   return round_exact(sign != 0, 2 + m, int(e) - 2, false, kBinary32);
 }
 
+uint32_t int_to_binary32(int64_t v) {
+  return round_exact(v < 0, v < 0 ? uint64_t(0) - uint64_t(v) : uint64_t(v), 0, false, kBinary32);
+}
+
 uint32_t binary32_mul(uint32_t a, uint32_t b) {
   Exact x = binary32_exact(a), y = binary32_exact(b);
   return round_exact(x.negative != y.negative, x.m * y.m, x.q + y.q, false, kBinary32);

@@ -6,6 +6,7 @@
 #include "oracle/fastref/recipes.h"
 #include "registry/registry.h"
 #include "runners/sweep/domain.h"
+#include "runners/sweep/families.h"
 
 namespace nc::sweep {
 
@@ -13,11 +14,7 @@ namespace {
 
 constexpr size_t kBatch = 1 << 14;
 
-std::string hex(uint32_t w, int digits) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%0*" PRIx32, digits, w);
-  return buf;
-}
+std::string hex(uint32_t w, int digits) { return hex_word(w, digits); }
 
 bool is_nan32(uint32_t w) { return (w & 0x7fffffffu) > 0x7f800000u; }
 
@@ -215,19 +212,47 @@ void Tally::merge(const Tally& o, size_t keep) {
   first = std::move(kept);
 }
 
+std::string hex_word(uint32_t w, int digits) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%0*" PRIx32, digits, w);
+  return buf;
+}
+
+Family word_family() {
+  return {[] {
+            std::vector<std::string> names;
+            for (const RecipeInfo& r : kRecipes) names.push_back(std::string("convert.") + r.name);
+            for (const WordTypeInfo& w : kWordTypes)
+              if (w.bits <= 16) names.push_back("decode." + std::string(w.name));
+            return names;
+          },
+          [](const std::string& name) -> std::unique_ptr<Domain> {
+            for (const RecipeInfo& r : kRecipes)
+              if (name == std::string("convert.") + r.name) return convert_domain(r);
+            for (const WordTypeInfo& w : kWordTypes)
+              if (w.bits <= 16 && name == "decode." + std::string(w.name)) return decode_domain(w.id);
+            return nullptr;
+          }};
+}
+
+namespace {
+uint64_t g_encode_groups = 65536;
+std::vector<Family> families() { return {word_family(), reconstruct_family(), encode_family()}; }
+}  // namespace
+
+uint64_t encode_groups() { return g_encode_groups; }
+void set_encode_groups(uint64_t groups) { g_encode_groups = groups; }
+
 std::vector<std::string> domain_names() {
   std::vector<std::string> names;
-  for (const RecipeInfo& r : kRecipes) names.push_back(std::string("convert.") + r.name);
-  for (const WordTypeInfo& w : kWordTypes)
-    if (w.bits <= 16) names.push_back("decode." + std::string(w.name));
+  for (const Family& f : families())
+    for (std::string& n : f.names()) names.push_back(std::move(n));
   return names;
 }
 
 std::unique_ptr<Domain> make_domain(const std::string& name) {
-  for (const RecipeInfo& r : kRecipes)
-    if (name == std::string("convert.") + r.name) return convert_domain(r);
-  for (const WordTypeInfo& w : kWordTypes)
-    if (w.bits <= 16 && name == "decode." + std::string(w.name)) return decode_domain(w.id);
+  for (const Family& f : families())
+    if (auto d = f.make(name)) return d;
   return nullptr;
 }
 

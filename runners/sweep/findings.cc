@@ -11,6 +11,12 @@ namespace nc::sweep {
 namespace {
 // Input classes a finding can carry as tags; each defined once with the bug it points to.
 const std::map<std::string, std::string> kInputTags = {
+    {"heavy-tail", "a random group with geometrically distributed exponents: wide dynamic range"},
+    {"near-one", "a random group of values near one: ordinary rounding of codes and scale"},
+    {"normal-result", "a normal product or quotient: catches wrong rounding or formula"},
+    {"outlier", "a random group with one outlier: catches amax and clamp errors"},
+    {"subnormal-result", "a subnormal result: catches flush-to-zero on outputs"},
+    {"wide-exponents", "a random group spanning subnormal to large values: catches FTZ and rescue errors"},
     {"inf-input", "the input is an infinity: catches overflow policies applied to infinities"},
     {"nan-input", "the input is a NaN: catches payload and quiet-bit handling"},
     {"normal-input", "a normal input: catches rounding errors (ties, carries, overflow)"},
@@ -22,6 +28,9 @@ const std::map<std::string, std::string> kInputTags = {
 std::vector<std::string> columns_for(const std::string& op) {
   std::string verb = op.substr(0, op.find(' '));
   if (verb == "convert") return {"id", "src", "expect", "accept", "exact", "tags", "comment"};
+  if (verb == "reconstruct") return {"id", "code", "scale", "divisor", "expect", "accept", "exact", "tags", "comment"};
+  if (verb == "encode")
+    return {"id", "src_type", "shape", "src", "expect", "accept", "trace", "norm", "tags", "comment"};
   return {"id", "word", "expect", "accept", "value", "class", "tags", "comment"};  // decode
 }
 }  // namespace
@@ -41,7 +50,7 @@ nc::corpus::Status write_findings(const std::string& dir, const std::vector<Repo
     std::set<std::string> used;
     std::vector<std::vector<std::string>> records;
     for (const Mismatch& m : r.tally.first) {
-      std::string tag = m.mismatch_class.substr(0, m.mismatch_class.find(':'));
+      std::string tag = m.mismatch_class.substr(0, m.mismatch_class.find(':'));  // the input class
       used.insert(tag);
       std::vector<std::string> rec = {nc::corpus::case_id(h.suite, m.input)};
       rec.insert(rec.end(), m.input.begin(), m.input.end());
