@@ -71,8 +71,11 @@ Rounded round_rne(Context& ctx, FloatFormat f, const mpq_class& v, bool negative
         biased = static_cast<uint32_t>(unbiased + fi.bias);
         frac_lsb_exp = unbiased - fi.fraction_bits;
       }
-      const long shift = static_cast<long>(e2) - frac_lsb_exp;  // >= 0: the value is on the grid
+      // Align z0 to the fraction's last bit. After subnormalize a subnormal keeps trailing zero
+      // bits below that position, so a right shift is exact.
+      const long shift = static_cast<long>(e2) - frac_lsb_exp;
       if (shift > 0) mpz_mul_2exp(ctx.z0.get_mpz_t(), ctx.z0.get_mpz_t(), static_cast<unsigned long>(shift));
+      if (shift < 0) mpz_tdiv_q_2exp(ctx.z0.get_mpz_t(), ctx.z0.get_mpz_t(), static_cast<unsigned long>(-shift));
       const uint32_t significand = static_cast<uint32_t>(mpz_get_ui(ctx.z0.get_mpz_t()));
       const uint32_t frac = significand & ((1u << fi.fraction_bits) - 1);
       const uint32_t magnitude = (biased << fi.fraction_bits) | frac;
