@@ -1,4 +1,5 @@
-// Search probe and case selection for the canonical-encoder suites; see encode_search.h.
+// Search probe for the canonical-encoder suites; see generator/encode_search.h. (Kept under
+// suites/ so it is linked wherever the suites are.)
 #include "generator/encode_search.h"
 
 #include <algorithm>
@@ -216,7 +217,8 @@ std::optional<VariantResult> probe_variant(Variant v, const Scheme& s, std::span
     out.scales.push_back(0);
     return out;
   }
-  const int32_t den = v == Variant::QminDenominator ? -s.qmin : s.qmax;
+  // 2^(b-1): |qmin| for Q4/Q5/Q6, 128 for W8 (whose qmin is -127).
+  const int32_t den = v != Variant::QminDenominator ? s.qmax : s.qmin == -127 ? 128 : -s.qmin;
   const int32_t lo = (v == Variant::NoClampW8 && s.qmin == -127) ? -128 : s.qmin;
   uint16_t h;
   if (v == Variant::Binary64) {
