@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "oracle/context.h"
+#include "oracle/float_format.h"
 #include "oracle/value.h"
 #include "registry/registry.h"
 
@@ -32,6 +33,10 @@ Decoded decode(Context& ctx, WordType type, uint32_t word);
 // Exact value of a word of a float format, without the extras (faster for inner loops).
 // Precondition: word fits the format's width.
 Exact exact_value(FloatFormat f, uint32_t word);
+
+// The inner-loop form: classifies a float word, sets `negative` to its sign bit and, when finite,
+// writes its exact value into `out` (reused storage, no allocation once grown).
+ValueClass exact_into(FloatFormat f, uint32_t word, mpq_class& out, bool& negative);
 
 // Signed value of a grouped code word: two's complement of the type's width (spec 5).
 int32_t signed_code(WordType code_type, uint32_t word);
