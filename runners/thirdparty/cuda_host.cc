@@ -9,8 +9,9 @@
 //   recipe F32_TO_E4M3FN_RNE_OVF_NAN.
 // - __nv_cvt_float_to_fp4(x, __NV_E2M1, cudaRoundNearest): RNE, always saturating (E2M1 has no
 //   NaN or infinity): recipe F32_TO_E2M1_RNE_SATFINITE.
-// - __float2bfloat16_rn / __float2half_rn: RNE, overflow to infinity; their NaN result is
-//   whatever the header's host branch produces (the certificate shows which profile that is).
+// - __float2bfloat16_rn / __float2half_rn: RNE, overflow to infinity; the host branch returns one
+//   canonical NaN (0x7fff) for every NaN, dropping the sign. The fp8/fp4 conversions likewise
+//   return 0x7f / 0x7 for a NaN of either sign, and __half2float widens every NaN to 0x7fffffff.
 // - Decoding goes through the headers' own widening: fp8/fp4 -> __half_raw -> float, bf16 -> float,
 //   half -> float.
 #include <cuda_bf16.h>

@@ -4,8 +4,9 @@
 // Conventions of this library (fp16.h comments): fp16_ieee_from_fp32_value rounds to nearest even
 // by scaling in binary32 arithmetic (it relies on the default rounding mode and on subnormals not
 // being flushed, which this project guarantees: no FTZ/DAZ, SSE math); overflow -> infinity;
-// NaN -> the canonical quiet NaN 0x7e00 with the sign... or whatever its bit trick yields: the
-// certificate, not this comment, is the record. fp16_ieee_to_fp32_value widens exactly.
+// NaN -> the canonical quiet NaN 0x7e00 / 0xfe00 (payload dropped, sign kept).
+// fp16_ieee_to_fp32_value widens through binary32 arithmetic, so a signalling NaN comes back
+// quieted (payload and sign kept).
 // The library has no bfloat16, FP8 or FP4, so only F16 decode and F32_TO_F16_RNE are provided.
 #include <fp16.h>
 
