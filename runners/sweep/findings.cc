@@ -67,6 +67,7 @@ nc::corpus::Status write_findings(const std::string& dir, const std::vector<Repo
     }
     auto rendered = nc::corpus::render_suite(std::move(h), std::move(records));
     if (!rendered) return rendered.error();
+    rendered->compress();
     suites.push_back(std::move(*rendered));
   }
   nc::corpus::Manifest m;
