@@ -52,6 +52,10 @@ int main() {
   encode_case("q5 subnormal rescue", kQ5, NC_SRC_FP32, {0x00000005, 0x80000002}, 0, 0x0001, {0, 0});
   encode_case("w8 scale overflow", kW8, NC_SRC_FP32, {0x4afe213e}, kEncodeFlagScaleOverflow, 0, {});
   encode_case("q4 NaN source", kQ4, NC_SRC_FP32, {0x7fc00000, 0x3f800000}, kEncodeFlagNonfinite, 0, {});
+  // Reciprocal-multiply, not division (spec 7): scale16 = 1811 * 2^-13 (0x3313), inv32 = 0x4090c03f;
+  // x * inv32 = 3.49999988.. rounds to binary32 just below 3.5 -> code 3, while x / scale32 is
+  // exactly 3.5 -> ties to even -> 4. Found by an exact-rational search of spec 7's steps.
+  encode_case("q4 recip-multiply not divide", kQ4, NC_SRC_FP32, {0x3fc60f92, 0x3f461400}, 0, 0x3313, {7, 3});
   // Spec 7's integral-rounding examples: W8 with amax 127 -> scale 1.0, inv 1, so the codes are
   // rint(x): +-0.5 -> 0, +-1.5 -> +-2, +-2.5 -> +-2.
   encode_case("w8 ties to even", kW8, NC_SRC_FP32,
