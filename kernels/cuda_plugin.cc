@@ -16,6 +16,7 @@
 
 #include "include/ninfer_conform/plugin.h"
 #include "kernels/guarded_buffer.h"
+#include "kernels/index_math.h"
 #include "kernels/kernels.h"
 
 #ifndef NC_CUDA_PLUGIN_VARIANT
@@ -224,6 +225,14 @@ int nc_dequantize(nc_format fmt, size_t rank, const uint64_t* shape, const uint3
   if (total != n_codes) return NC_EINVALID;
   if (n_codes == 0) return NC_OK;
   const uint64_t k = shape[rank - 1], rows = total / k;
+  // The scale plane must match the geometry, or the kernel would read past it.
+  if (fmt > NC_FORMAT_I32) {
+    const uint32_t group = fmt == NC_FORMAT_W8G32_F16S ? 32
+                           : fmt == NC_FORMAT_NVFP4     ? 16
+                           : fmt == NC_FORMAT_FP8_E4M3FN_ROW_BF16S ? 0 : 64;
+    if (!scales || n_scales != rows * scales_per_row(ScaleGeometry{k, group})) return NC_EINVALID;
+    if (fmt == NC_FORMAT_NVFP4 && !divisor) return NC_EINVALID;
+  }
   DeviceArray<uint32_t> c(codes, n_codes), s(scales, scales ? n_scales : 0), d(divisor, divisor ? 1 : 0);
   Guarded<uint32_t> g_out("dequantize out", out, n_codes);
   return guarded_call("dequantize", {&g_out},

@@ -6,12 +6,10 @@
 #include <cstdint>
 
 #include "include/ninfer_conform/plugin.h"
+#include "kernels/encode_flags.h"
 
 namespace nc::kernels {
 
-// Encoder failure flags, OR-ed by the groups (nonfinite wins: spec 7 converts sources first).
-inline constexpr uint32_t kEncodeFlagNonfinite = 1u;
-inline constexpr uint32_t kEncodeFlagScaleOverflow = 2u;
 
 int launch_decode(nc_word_type wt, const uint32_t* words, size_t n, uint32_t* out, uint8_t* valid);
 int launch_reconstruct(nc_format fmt, const uint32_t* code, const uint32_t* scale,

@@ -82,6 +82,11 @@ std::vector<Case> cases() {
          return encode_case(p, NC_FORMAT_Q5G64_F16S, 1, 2, {0x00000005, 0x80000002}, NC_ENCODE_OK,
                             {0x0001}, {0, 0});
        }},
+      {"encode.q4_recip_multiply_not_divide", [](auto& p) {
+         // x * round_f32(1/s) -> just below 3.5 -> 3; x / s would be exactly 3.5 -> 4.
+         return encode_case(p, NC_FORMAT_Q4G64_F16S, 1, 2, {0x3fc60f92, 0x3f461400}, NC_ENCODE_OK,
+                            {0x3313}, {7, 3});
+       }},
       {"encode.w8_scale_overflow", [](auto& p) {
          return encode_case(p, NC_FORMAT_W8G32_F16S, 1, 1, {0x4afe213e},
                             NC_ENCODE_FAIL_SCALE_OVERFLOW, {}, {});
