@@ -16,6 +16,8 @@
 #include <cstring>
 #include <fstream>
 #include <limits.h>
+#include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -52,8 +54,12 @@ struct Kill {  // one (mutant, suite glob) replay
   std::string glob;
   int exit_code = -1;
   std::string suite, case_id, tags, diagnosis, problem;
-  bool killed() const { return exit_code == 1; }
+  size_t failures = 0;  // failing cases the control passes
+  bool killed() const { return exit_code == 1 && failures > 0; }
 };
+
+// The control's failing case IDs per suite glob: cases the correct table itself fails.
+using FailSet = std::set<std::string>;
 
 struct Row {
   MutantPlugin m;
@@ -168,13 +174,13 @@ std::string read_all(const std::string& path) {
 }
 
 // One replay of one suite glob against one mutant; fills the first killing case from the JSON.
-Kill replay_one(const std::string& self, const Args& a, const MutantPlugin& m, const std::string& glob,
-                const std::string& tmp) {
+Kill replay_one(const std::string& self, const Args& a, const std::string& plugin, const std::string& glob,
+                const std::string& tmp, const FailSet& control, FailSet* all_failures = nullptr) {
   Kill k;
   k.glob = glob;
   const std::string json = tmp + "/replay.json", log = tmp + "/replay.log";
   std::remove(json.c_str());
-  std::vector<std::string> args{self, "replay", "--target", "plugin:" + m.path, "--suite", glob, "--json", json,
+  std::vector<std::string> args{self, "replay", "--target", "plugin:" + plugin, "--suite", glob, "--json", json,
                                 "--max-failures", "1"};
   if (!a.corpus.empty()) args.insert(args.end(), {"--corpus", a.corpus});
   if (!a.timeout.empty()) args.insert(args.end(), {"--timeout", a.timeout});
@@ -190,16 +196,26 @@ Kill replay_one(const std::string& self, const Args& a, const MutantPlugin& m, c
   for (const auto& s : j["suites"]) {
     const auto& f = s.value("failures", nlohmann::json::array());
     const std::string problem = s.value("target_problem", "");
-    if (f.empty() && problem.empty()) continue;
-    k.suite = s.value("suite", "");
-    if (!f.empty()) {
-      k.case_id = f[0].value("id", "");
-      k.tags = f[0].value("tags", "");
+    const nlohmann::json* first = nullptr;
+    for (const auto& c : f) {
+      const std::string id = c.value("id", "");
+      if (all_failures) all_failures->insert(id);
+      if (control.count(id)) continue;
+      ++k.failures;
+      if (!first) first = &c;
     }
-    if (s.contains("diagnosis") && s["diagnosis"].is_array() && !s["diagnosis"].empty())
-      k.diagnosis = s["diagnosis"][0].get<std::string>();
+    if (!first && (problem.empty() || !control.empty())) continue;
+    if (!first) ++k.failures;  // the mutant killed its plugin host: a kill the control does not share
+    if (!k.suite.empty()) continue;  // the first killing suite is reported; later ones only counted
+    k.suite = s.value("suite", "");
+    if (first) {
+      k.case_id = first->value("id", "");
+      k.tags = first->value("tags", "");
+    }
+    if (s.contains("diagnosis") && s["diagnosis"].is_array())
+      for (const auto& line : s["diagnosis"])
+        if (line.is_string()) k.diagnosis += (k.diagnosis.empty() ? "" : "; ") + line.get<std::string>();
     if (k.diagnosis.empty()) k.diagnosis = problem;
-    break;
   }
   return k;
 }
@@ -245,7 +261,7 @@ std::string json_report(const std::vector<Row>& rows) {
     jr["replays"] = nlohmann::ordered_json::array();
     for (const Kill& k : r.kills)
       jr["replays"].push_back({{"suite_glob", k.glob}, {"exit", k.exit_code}, {"suite", k.suite},
-                               {"case", k.case_id}, {"tags", k.tags}, {"diagnosis", k.diagnosis},
+                               {"case", k.case_id}, {"tags", k.tags}, {"failures_beyond_control", k.failures}, {"diagnosis", k.diagnosis},
                                {"problem", k.problem}});
     j["mutants"].push_back(jr);
   }
@@ -279,12 +295,30 @@ int mutants_command(int argc, char** argv) {
   if (!mkdtemp(tmpl)) return std::perror("ninfer-conform mutants: mkdtemp"), kExitUsage;
   const std::string tmp = tmpl;
 
+  // The control: the correct table over the same path, once per suite glob.
+  const std::string control_path = a.dir + "/control-codec.so";
+  const bool have_control = access(control_path.c_str(), R_OK) == 0;
+  if (!have_control)
+    std::fprintf(stderr, "ninfer-conform mutants: no %s: every failure counts as a kill\n", control_path.c_str());
+  std::map<std::string, FailSet> control;
+  for (const MutantPlugin& m : plugins)
+    for (const std::string& glob : m.suites) {
+      if (!have_control || control.count(glob)) continue;
+      FailSet& fails = control[glob];
+      const Kill c = replay_one(self, a, control_path, glob, tmp, {}, &fails);
+      if (!fails.empty())
+        std::fprintf(stderr,
+                     "ninfer-conform mutants: the correct codec fails %zu case(s) of %s (first %s); they are not "
+                     "counted as kills\n",
+                     fails.size(), glob.c_str(), c.case_id.c_str());
+    }
+
   std::vector<Row> rows;
   bool corpus_error = false;
   for (const MutantPlugin& m : plugins) {
     Row r{m, {}};
     for (const std::string& glob : m.suites) {
-      r.kills.push_back(replay_one(self, a, m, glob, tmp));
+      r.kills.push_back(replay_one(self, a, m.path, glob, tmp, control[glob]));
       const Kill& k = r.kills.back();
       if (k.exit_code == 2 && k.problem.find("no suite matches") == std::string::npos) corpus_error = true;
       if (k.killed()) break;  // one kill is enough; the matrix shows the first
