@@ -1,0 +1,128 @@
+#include "corpus/manifest.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "corpus/reader.h"
+
+namespace nc::corpus {
+
+namespace fs = std::filesystem;
+using nlohmann::ordered_json;
+
+const ManifestEntry* Manifest::find(const std::string& suite) const {
+  for (const auto& e : suites)
+    if (e.suite == suite) return &e;
+  return nullptr;
+}
+
+std::string manifest_json(const Manifest& m) {
+  ordered_json j;
+  j["schema"] = m.schema;
+  j["generator_version"] = m.generator_version;
+  ordered_json libs = ordered_json::object();
+  for (const auto& [k, v] : m.libraries) libs[k] = v;
+  j["oracle_libraries"] = libs;
+  j["seed"] = m.seed;
+  ordered_json suites = ordered_json::array();
+  for (const auto& e : m.suites) {
+    ordered_json s;
+    s["suite"] = e.suite;
+    s["file"] = e.file;
+    s["records"] = e.records;
+    s["compressed_bytes"] = e.compressed_bytes;
+    s["compressed_sha256"] = e.compressed_sha256;
+    s["text_bytes"] = e.text_bytes;
+    s["text_sha256"] = e.text_sha256;
+    suites.push_back(s);
+  }
+  j["suites"] = suites;
+  return j.dump(2) + "\n";
+}
+
+Result<Manifest> parse_manifest(const std::string& text, const std::string& name) {
+  ordered_json j = ordered_json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return Error{name, 0, "", "not valid JSON"};
+  Manifest m;
+  try {
+    m.schema = j.at("schema").get<int>();
+    m.generator_version = j.at("generator_version").get<std::string>();
+    for (const auto& [k, v] : j.at("oracle_libraries").items()) m.libraries[k] = v.get<std::string>();
+    m.seed = j.at("seed").get<std::string>();
+    for (const auto& s : j.at("suites")) {
+      ManifestEntry e;
+      e.suite = s.at("suite").get<std::string>();
+      e.file = s.at("file").get<std::string>();
+      e.records = s.at("records").get<uint64_t>();
+      e.compressed_bytes = s.at("compressed_bytes").get<uint64_t>();
+      e.compressed_sha256 = s.at("compressed_sha256").get<std::string>();
+      e.text_bytes = s.at("text_bytes").get<uint64_t>();
+      e.text_sha256 = s.at("text_sha256").get<std::string>();
+      if (e.file != e.suite + ".vec.zst" || e.file.find('/') != std::string::npos)
+        return Error{name, 0, "", "suite `" + e.suite + "` has file `" + e.file + "` (expected " + e.suite + ".vec.zst)"};
+      m.suites.push_back(std::move(e));
+    }
+  } catch (const ordered_json::exception& ex) {
+    // nlohmann reports a missing key or a wrong type by exception; turn it into a value.
+    return Error{name, 0, "", std::string("bad manifest structure: ") + ex.what()};
+  }
+  if (m.schema != kSchemaVersion) return Error{name, 0, "", "unsupported schema " + std::to_string(m.schema)};
+  for (size_t i = 1; i < m.suites.size(); ++i)
+    if (!(m.suites[i - 1].suite < m.suites[i].suite))
+      return Error{name, 0, "", "suites not sorted by name or duplicated at `" + m.suites[i].suite + "`"};
+  return m;
+}
+
+Result<Manifest> read_manifest(const std::string& dir) {
+  std::string path = (fs::path(dir) / kManifestName).string();
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{path, 0, "", "cannot open the manifest"};
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return parse_manifest(ss.str(), path);
+}
+
+std::vector<Error> verify_corpus(const std::string& dir, const Manifest& m) {
+  std::vector<Error> errors;
+  for (const auto& e : m.suites) {
+    std::string path = (fs::path(dir) / e.file).string();
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) {
+      errors.push_back({path, 0, "", "missing (listed in the manifest, expected sha256 " + e.compressed_sha256 + ")"});
+      continue;
+    }
+    uint64_t size = fs::file_size(path, ec);
+    if (size != e.compressed_bytes) {
+      errors.push_back({path, 0, "", "size " + std::to_string(size) + " bytes, manifest says " + std::to_string(e.compressed_bytes) + " (truncated or replaced? expected sha256 " + e.compressed_sha256 + ")"});
+      continue;
+    }
+    Result<SuiteFile> f = read_suite(path);
+    if (!f) {
+      Error err = f.error();
+      err.rule += " (expected sha256 " + e.compressed_sha256 + ")";
+      errors.push_back(err);
+      continue;
+    }
+    const auto& t = f->totals;
+    if (t.compressed_sha256 != e.compressed_sha256)
+      errors.push_back({path, 0, "", "sha256 " + t.compressed_sha256 + ", manifest expects " + e.compressed_sha256 + " (file tampered with)"});
+    else if (t.text_sha256 != e.text_sha256 || t.text_bytes != e.text_bytes)
+      errors.push_back({path, 0, "", "uncompressed sha256 " + t.text_sha256 + ", manifest expects " + e.text_sha256});
+    else if (t.records != e.records)
+      errors.push_back({path, 0, "", "manifest declares " + std::to_string(e.records) + " records, found " + std::to_string(t.records)});
+  }
+  std::error_code ec;
+  std::vector<std::string> unlisted;
+  for (const auto& de : fs::directory_iterator(dir, ec)) {
+    std::string fn = de.path().filename().string();
+    if (fn.size() > 8 && fn.ends_with(".vec.zst") && !m.find(fn.substr(0, fn.size() - 8))) unlisted.push_back(de.path().string());
+  }
+  std::sort(unlisted.begin(), unlisted.end());
+  for (const auto& u : unlisted) errors.push_back({u, 0, "", "suite file not listed in " + std::string(kManifestName)});
+  return errors;
+}
+
+}  // namespace nc::corpus

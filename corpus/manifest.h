@@ -1,0 +1,48 @@
+// vectors/MANIFEST.json: the list of suites with sizes, record counts and both SHA-256 hashes,
+// plus provenance (schema, generator and oracle library versions, seed). verify_corpus() checks a
+// directory against it; a missing, tampered or truncated file is an Error naming the file and
+// the expected hash.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "corpus/error.h"
+
+namespace nc::corpus {
+
+inline constexpr const char* kManifestName = "MANIFEST.json";
+
+struct ManifestEntry {
+  std::string suite;
+  std::string file;  // "<suite>.vec.zst", relative to the corpus directory
+  uint64_t records = 0;
+  uint64_t compressed_bytes = 0;
+  uint64_t text_bytes = 0;
+  std::string compressed_sha256;
+  std::string text_sha256;
+};
+
+struct Manifest {
+  int schema = 0;
+  std::string generator_version;
+  std::map<std::string, std::string> libraries;  // e.g. "mpfr" -> "4.2.0"
+  std::string seed;                              // "0x..." hex
+  std::vector<ManifestEntry> suites;             // sorted by suite name
+
+  const ManifestEntry* find(const std::string& suite) const;
+};
+
+// Canonical JSON text (2-space indent, keys in a fixed order, trailing newline).
+std::string manifest_json(const Manifest& m);
+Result<Manifest> parse_manifest(const std::string& json_text, const std::string& name);
+Result<Manifest> read_manifest(const std::string& dir);
+
+// Checks every listed suite in `dir`: present, sizes, compressed hash, uncompressed hash and
+// record count (by reading it through SuiteReader, which validates it too). Also flags
+// *.vec.zst files that the manifest does not list. Returns every problem found, in suite order.
+std::vector<Error> verify_corpus(const std::string& dir, const Manifest& m);
+
+}  // namespace nc::corpus

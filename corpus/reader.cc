@@ -1,0 +1,288 @@
+#include "corpus/reader.h"
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+
+#include "corpus/case_id.h"
+#include "corpus/sha256.h"
+#include "corpus/zstd_io.h"
+
+namespace nc::corpus {
+
+int SuiteHeader::column(std::string_view name) const {
+  for (size_t i = 0; i < columns.size(); ++i)
+    if (columns[i] == name) return static_cast<int>(i);
+  return -1;
+}
+
+size_t SuiteHeader::input_count() const {
+  int e = column("expect");
+  return e > 0 ? static_cast<size_t>(e) - 1 : 0;
+}
+
+std::string_view SuiteHeader::op_name() const {
+  std::string_view o = op;
+  return o.substr(0, o.find(' '));
+}
+
+Result<std::vector<std::string>> split_record(std::string_view line, size_t ncolumns) {
+  std::vector<std::string> fields;
+  fields.reserve(ncolumns);
+  size_t pos = 0;
+  for (size_t i = 0; i + 1 < ncolumns; ++i) {
+    size_t sp = line.find(' ', pos);
+    bool last_before_comment = (i + 2 == ncolumns);
+    if (sp == std::string_view::npos) {
+      // The comment may be empty and then the separating space may be absent.
+      if (!last_before_comment) return Error{"", 0, "", "record has " + std::to_string(i + 1) + " fields, the header declares " + std::to_string(ncolumns) + " columns"};
+      sp = line.size();
+    }
+    std::string_view f = line.substr(pos, sp - pos);
+    if (f.empty()) return Error{"", 0, "", "empty field " + std::to_string(i + 1) + " (only `comment` may be empty; write `-` for an absent value)"};
+    fields.emplace_back(f);
+    pos = std::min(sp + 1, line.size());
+  }
+  fields.emplace_back(line.substr(pos));
+  return fields;
+}
+
+// Where the text comes from: a streaming zstd file or a string in memory.
+struct SuiteReader::Source {
+  std::unique_ptr<ZstdFileStream> file;  // null for in-memory text
+  std::string buf;
+  size_t pos = 0;
+  bool eof = false;
+  Sha256 text_hash;
+};
+
+SuiteReader::SuiteReader() : source_(std::make_unique<Source>()) {}
+SuiteReader::~SuiteReader() = default;
+
+Error SuiteReader::error(size_t line, std::string case_id, std::string rule) const {
+  return Error{name_, line, std::move(case_id), std::move(rule)};
+}
+
+Result<bool> SuiteReader::next_line(std::string& line) {
+  Source& s = *source_;
+  for (;;) {
+    size_t nl = s.buf.find('\n', s.pos);
+    if (nl != std::string::npos) {
+      line.assign(s.buf, s.pos, nl - s.pos);
+      s.pos = nl + 1;
+      ++line_no_;
+      if (!line.empty() && line.back() == '\r') return error(line_no_, "", "carriage return at end of line (lines end with \\n only)");
+      return true;
+    }
+    if (s.eof || !s.file) {
+      s.eof = true;
+      if (s.pos < s.buf.size()) return error(line_no_ + 1, "", "last line has no terminating newline (file truncated?)");
+      return false;
+    }
+    // Keep only the unconsumed tail, then pull more decompressed bytes.
+    s.buf.erase(0, s.pos);
+    s.pos = 0;
+    size_t before = s.buf.size();
+    Result<bool> more = s.file->read(s.buf);
+    if (!more) return more.error();
+    s.text_hash.update(std::string_view(s.buf).substr(before));
+    totals_.text_bytes += s.buf.size() - before;
+    if (!*more) s.eof = true;
+  }
+}
+
+namespace {
+
+bool sorted_unique_names(const std::vector<std::pair<std::string, std::string>>& v) {
+  for (size_t i = 1; i < v.size(); ++i)
+    if (!(v[i - 1].first < v[i].first)) return false;
+  return true;
+}
+
+bool parse_u64(std::string_view s, uint64_t& out) {
+  if (s.empty() || (s.size() > 1 && s[0] == '0')) return false;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc() && p == s.data() + s.size();
+}
+
+bool is_lower_hex(std::string_view s) {
+  return std::all_of(s.begin(), s.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+}
+
+// Splits a comma list; false when an element is empty or the list is not sorted and unique.
+bool split_sorted_list(std::string_view s, std::vector<std::string_view>& out) {
+  out.clear();
+  size_t pos = 0;
+  for (;;) {
+    size_t c = s.find(',', pos);
+    std::string_view item = s.substr(pos, c == std::string_view::npos ? std::string_view::npos : c - pos);
+    if (item.empty()) return false;
+    if (!out.empty() && !(out.back() < item)) return false;
+    out.push_back(item);
+    if (c == std::string_view::npos) return true;
+    pos = c + 1;
+  }
+}
+
+}  // namespace
+
+Status SuiteReader::read_header() {
+  // Header keys in their required order; tag and policy repeat (zero or more times).
+  static constexpr std::string_view kOrder[] = {"ninfer-conform-vectors", "suite", "op", "about", "spec", "columns", "tag", "policy", "records"};
+  size_t stage = 0;
+  std::string line;
+  for (;;) {
+    Result<bool> got = next_line(line);
+    if (!got) return got.error();
+    if (!*got) return error(line_no_, "", stage == 0 ? "empty suite text (no header)" : "header ends before `#records`");
+    if (line.empty() || line[0] != '#') {
+      return error(line_no_, "", "expected header line `#" + std::string(kOrder[std::min<size_t>(stage, 8)]) + "`, found a record (headers must end with `#records N`)");
+    }
+    size_t sp = line.find(' ');
+    std::string key = line.substr(1, sp == std::string::npos ? std::string::npos : sp - 1);
+    std::string value = sp == std::string::npos ? "" : line.substr(sp + 1);
+    size_t at = std::find(std::begin(kOrder), std::end(kOrder), key) - std::begin(kOrder);
+    if (at == std::size(kOrder)) return error(line_no_, "", "unknown header `#" + key + "`");
+    // A key may repeat only if it is #tag or #policy, and may skip ahead only over those two.
+    bool repeatable = key == "tag" || key == "policy";
+    bool in_order = line_no_ == 1 ? at == 0 : (at == stage ? repeatable : at > stage);
+    for (size_t k = stage + 1; in_order && k < at; ++k) in_order = kOrder[k] == "tag" || kOrder[k] == "policy";
+    if (!in_order) {
+      return error(line_no_, "", "header `#" + key + "` out of order (required order: #ninfer-conform-vectors #suite #op #about #spec #columns #tag* #policy* #records)");
+    }
+    if (value.empty()) return error(line_no_, "", "header `#" + key + "` has no value");
+    stage = at;
+    if (key == "ninfer-conform-vectors") {
+      if (value != std::to_string(kSchemaVersion)) return error(line_no_, "", "unsupported schema version `" + value + "` (this reader reads version " + std::to_string(kSchemaVersion) + ")");
+      header_.version = kSchemaVersion;
+    } else if (key == "suite") {
+      header_.suite = value;
+    } else if (key == "op") {
+      header_.op = value;
+    } else if (key == "about") {
+      header_.about = value;
+    } else if (key == "spec") {
+      header_.spec = value;
+    } else if (key == "columns") {
+      auto cols = split_record(value, static_cast<size_t>(std::count(value.begin(), value.end(), ' ')) + 1);
+      if (!cols) return error(line_no_, "", "bad #columns: " + cols.error().rule);
+      header_.columns = *cols;
+      const auto& c = header_.columns;
+      int e = header_.column("expect");
+      if (c.size() < 6 || c.front() != "id" || c.back() != "comment" || c[c.size() - 2] != "tags" || e < 2 ||
+          static_cast<size_t>(e) + 1 >= c.size() || c[static_cast<size_t>(e) + 1] != "accept") {
+        return error(line_no_, "", "bad #columns `" + value + "` (must be: id <inputs...> expect accept <info...> tags comment)");
+      }
+    } else if (key == "tag" || key == "policy") {
+      size_t s2 = value.find(' ');
+      if (s2 == std::string::npos || s2 + 1 >= value.size()) return error(line_no_, "", "`#" + key + " " + value + "` has no definition (write `#" + key + " NAME what it means`)");
+      auto& list = key == "tag" ? header_.tags : header_.policies;
+      list.emplace_back(value.substr(0, s2), value.substr(s2 + 1));
+      if (!sorted_unique_names(list)) return error(line_no_, "", "#" + key + " `" + list.back().first + "` is " + (list.size() > 1 && list[list.size() - 2].first == list.back().first ? "defined twice" : "out of order (sorted by name)"));
+    } else if (key == "records") {
+      if (!parse_u64(value, header_.records)) return error(line_no_, "", "#records `" + value + "` is not a decimal count");
+      return std::nullopt;
+    }
+  }
+}
+
+Result<std::unique_ptr<SuiteReader>> SuiteReader::open(const std::string& path) {
+  std::unique_ptr<SuiteReader> r(new SuiteReader());
+  r->name_ = path;
+  auto stream = ZstdFileStream::open(path);
+  if (!stream) return stream.error();
+  r->source_->file = std::move(*stream);
+  if (Status s = r->read_header()) return *s;
+  std::string stem = std::filesystem::path(path).filename().string();
+  if (stem != r->header_.suite + ".vec.zst")
+    return r->error(2, "", "#suite `" + r->header_.suite + "` does not match the file name (expected " + r->header_.suite + ".vec.zst)");
+  return r;
+}
+
+Result<std::unique_ptr<SuiteReader>> SuiteReader::from_text(std::string text, const std::string& name) {
+  std::unique_ptr<SuiteReader> r(new SuiteReader());
+  r->name_ = name;
+  r->source_->text_hash.update(text);
+  r->totals_.text_bytes = text.size();
+  r->source_->buf = std::move(text);
+  if (Status s = r->read_header()) return *s;
+  return r;
+}
+
+Result<bool> SuiteReader::next(Record& r) {
+  std::string line;
+  Result<bool> got = next_line(line);
+  if (!got) return got.error();
+  if (!*got) {
+    if (totals_.records != header_.records)
+      return error(0, "", "declared " + std::to_string(header_.records) + ", found " + std::to_string(totals_.records) + " records");
+    totals_.text_sha256 = source_->text_hash.hex_digest();
+    if (source_->file) {
+      totals_.compressed_bytes = source_->file->compressed_bytes();
+      totals_.compressed_sha256 = source_->file->compressed_sha256();
+    }
+    return false;
+  }
+  r.line = line_no_;
+  if (line.empty()) return error(line_no_, "", "empty line");
+  if (line[0] == '#') return error(line_no_, "", "header line after #records");
+  auto fields = split_record(line, header_.columns.size());
+  std::string maybe_id = line.substr(0, line.find(' '));
+  if (!fields) return error(line_no_, maybe_id, fields.error().rule);
+  r.fields = std::move(*fields);
+  const std::string& id = r.id();
+  // Syntax, then content: the id must be this suite's hash of this record's inputs.
+  std::string prefix = header_.suite + ":";
+  if (id.size() != prefix.size() + 12 || id.compare(0, prefix.size(), prefix) != 0 || !is_lower_hex(std::string_view(id).substr(prefix.size())))
+    return error(line_no_, id, "malformed id (expected `" + prefix + "` and 12 lowercase hex digits)");
+  std::string want = case_id(header_.suite, r.inputs(header_));
+  if (id != want) return error(line_no_, id, "id does not match the record's inputs (expected " + want + ")");
+  if (!prev_id_.empty()) {
+    if (id == prev_id_) return error(line_no_, id, "duplicate id (first at line " + std::to_string(prev_line_) + ")");
+    if (id < prev_id_) return error(line_no_, id, "records not sorted by id (follows " + prev_id_ + ")");
+  }
+  prev_id_ = id;
+  prev_line_ = line_no_;
+  // Tags and policies: each used name declared, lists sorted and unique.
+  std::vector<std::string_view> names;
+  const size_t ncol = header_.columns.size();
+  auto check_list = [&](const std::string& field, const std::vector<std::pair<std::string, std::string>>& declared,
+                        const char* what) -> Status {
+    if (field == "-") return std::nullopt;
+    if (!split_sorted_list(field, names)) return error(line_no_, id, std::string(what) + " list `" + field + "` is not a sorted comma list of distinct names");
+    for (auto n : names) {
+      auto it = std::lower_bound(declared.begin(), declared.end(), n, [](const auto& p, std::string_view k) { return p.first < k; });
+      if (it == declared.end() || it->first != n) return error(line_no_, id, std::string(what) + " `" + std::string(n) + "` is not declared in the header");
+    }
+    return std::nullopt;
+  };
+  if (Status s = check_list(r.fields[ncol - 2], header_.tags, "tag")) return *s;
+  if (Status s = check_list(r.fields[static_cast<size_t>(header_.column("accept"))], header_.policies, "policy")) return *s;
+  ++totals_.records;
+  return true;
+}
+
+namespace {
+Result<SuiteFile> drain(Result<std::unique_ptr<SuiteReader>> opened) {
+  if (!opened) return opened.error();
+  SuiteReader& r = **opened;
+  SuiteFile out;
+  out.header = r.header();
+  for (;;) {
+    Record rec;
+    Result<bool> more = r.next(rec);
+    if (!more) return more.error();
+    if (!*more) break;
+    out.records.push_back(std::move(rec));
+  }
+  out.totals = r.totals();
+  return out;
+}
+}  // namespace
+
+Result<SuiteFile> read_suite(const std::string& path) { return drain(SuiteReader::open(path)); }
+Result<SuiteFile> read_suite_text(std::string text, const std::string& name) {
+  return drain(SuiteReader::from_text(std::move(text), name));
+}
+
+}  // namespace nc::corpus

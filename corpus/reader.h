@@ -1,0 +1,103 @@
+// Streaming reader for one suite file (vectors/FORMAT.md, schema version 1). It validates as it
+// goes: header order and syntax, column layout, record field counts, id syntax and content hash,
+// sort order (which also catches duplicate ids), tags and policies declared, and the declared
+// record count at the end. Every problem is an Error naming file, line, case id and rule.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "corpus/error.h"
+
+namespace nc::corpus {
+
+inline constexpr int kSchemaVersion = 1;
+inline constexpr std::string_view kMagic = "#ninfer-conform-vectors";
+
+struct SuiteHeader {
+  int version = 0;
+  std::string suite;
+  std::string op;     // whole "#op" value, e.g. "decode E4M3FN"
+  std::string about;
+  std::string spec;
+  std::vector<std::string> columns;  // id, inputs..., expect, accept, info..., tags, comment
+  std::vector<std::pair<std::string, std::string>> tags;      // sorted by name
+  std::vector<std::pair<std::string, std::string>> policies;  // sorted by name
+  uint64_t records = 0;  // declared count
+
+  // Index of a column by name, or -1.
+  int column(std::string_view name) const;
+  // The input columns are those between `id` and `expect`: the case id hashes exactly these.
+  size_t input_count() const;
+  std::string_view op_name() const;  // first word of op: "decode", "validate", ...
+};
+
+struct Record {
+  size_t line = 0;                  // 1-based line in the uncompressed text
+  std::vector<std::string> fields;  // one per column; the last (comment) may contain spaces
+  const std::string& id() const { return fields.front(); }
+  std::vector<std::string> inputs(const SuiteHeader& h) const {
+    return {fields.begin() + 1, fields.begin() + 1 + static_cast<long>(h.input_count())};
+  }
+};
+
+// Splits a record line into `ncolumns` fields: ncolumns-1 single-space separated fields, then
+// the rest of the line as the comment. Exposed for the writer's round-trip and for tests.
+Result<std::vector<std::string>> split_record(std::string_view line, size_t ncolumns);
+
+class SuiteReader {
+ public:
+  struct Totals {
+    uint64_t records = 0;
+    uint64_t text_bytes = 0;
+    std::string text_sha256;
+    uint64_t compressed_bytes = 0;      // 0 for in-memory text
+    std::string compressed_sha256;      // "" for in-memory text
+  };
+
+  // Opens `path` (a .vec.zst file) and reads and validates the header. The file stem must be
+  // the header's suite name.
+  static Result<std::unique_ptr<SuiteReader>> open(const std::string& path);
+  // Reads uncompressed text held in memory; `name` is used in errors.
+  static Result<std::unique_ptr<SuiteReader>> from_text(std::string text, const std::string& name);
+  ~SuiteReader();
+
+  const SuiteHeader& header() const { return header_; }
+  // Fills `r` with the next record and returns true; false after the last one (once the
+  // declared count and the end of the text have been checked). After an Error, stop.
+  Result<bool> next(Record& r);
+  // Valid once next() has returned false.
+  const Totals& totals() const { return totals_; }
+
+ private:
+  struct Source;
+  SuiteReader();
+  Result<bool> next_line(std::string& line);
+  Status read_header();
+  Error error(size_t line, std::string case_id, std::string rule) const;
+
+  std::unique_ptr<Source> source_;
+  std::string name_;
+  SuiteHeader header_;
+  size_t line_no_ = 0;
+  std::string pending_;  // first record line read while looking for the end of the header
+  bool have_pending_ = false;
+  std::string prev_id_;
+  size_t prev_line_ = 0;
+  Totals totals_;
+};
+
+// Reads every record of a suite file (convenience for small suites, tests and tools).
+struct SuiteFile {
+  SuiteHeader header;
+  std::vector<Record> records;
+  SuiteReader::Totals totals;
+};
+Result<SuiteFile> read_suite(const std::string& path);
+Result<SuiteFile> read_suite_text(std::string text, const std::string& name);
+
+}  // namespace nc::corpus

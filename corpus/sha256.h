@@ -1,0 +1,28 @@
+// SHA-256 (OpenSSL libcrypto) for case ids and manifest hashes, incremental so the reader can
+// hash a file while it streams it.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace nc::corpus {
+
+class Sha256 {
+ public:
+  Sha256();
+  ~Sha256();
+  Sha256(Sha256&&) noexcept;
+  Sha256& operator=(Sha256&&) noexcept;
+  void update(std::string_view bytes);
+  // Lowercase hex of the 32-byte digest; the object must not be updated afterwards.
+  std::string hex_digest();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+std::string sha256_hex(std::string_view bytes);
+
+}  // namespace nc::corpus
