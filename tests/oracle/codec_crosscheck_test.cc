@@ -12,6 +12,7 @@
 #include "codec/nvfp4.h"
 #include "codec/recipes.h"
 #include "codec/result.h"
+#include "codec/tensor.h"
 #include "codec/words.h"
 #include "oracle/decode.h"
 #include "oracle/maxabs_f16_recip_rne_v1.h"
@@ -188,12 +189,15 @@ TEST_CASE("crosscheck: canonical encoder on seeded groups", "[oracle][codec]") {
     int encoded = 0;
     for (int n = 0; n < kGroups; ++n) {
       // one group per encode call, of 1..G values; mostly binades where the scale is finite
-      const uint64_t k = 1 + rng.below(g);
+      // every 50th call is a multi-row, multi-group matrix (partial tail groups included)
+      const bool matrix = n % 50 == 0;
+      const uint64_t rows = matrix ? 1 + rng.below(3) : 1;
+      const uint64_t k = matrix ? 1 + rng.below(3 * g) : 1 + rng.below(g);
       const int base_exp = rng.below(8) == 0 ? static_cast<int>(rng.below(254)) + 1 : 97 + static_cast<int>(rng.below(50));
       const int source_kind = static_cast<int>(rng.below(16));
       o::SourceType ot = o::SourceType::FP32;
       codec::SourceType ct = codec::SourceType::FP32;
-      src.assign(k, 0);
+      src.assign(rows * k, 0);
       for (auto& w : src) {
         const uint32_t x = sample_f32(rng, base_exp);
         if (source_kind == 0) {  // F64 with random low bits: the source conversion rounds
@@ -211,8 +215,8 @@ TEST_CASE("crosscheck: canonical encoder on seeded groups", "[oracle][codec]") {
         }
       }
       if (rng.below(1000) == 0) src[0] = ot == o::SourceType::BF16 ? 0x7fc0 : (ot == o::SourceType::F64 ? 0x7ff8000000000000ull : 0x7fc00000);
-      const o::EncodeResult orr = o::encode_maxabs_f16_recip_rne_v1(ctx, f, ot, 1, k, src);
-      const auto crr = codec::maxabs_f16_recip_rne_v1(f, ct, src, 1, k);
+      const o::EncodeResult orr = o::encode_maxabs_f16_recip_rne_v1(ctx, f, ot, rows, k, src);
+      const auto crr = codec::maxabs_f16_recip_rne_v1(f, ct, src, rows, k);
       const std::string where = std::string(info(f).name) + " group " + std::to_string(n);
       if (!crr.ok()) {
         mm.add(where + ": codec error " + crr.error().text());
@@ -224,11 +228,16 @@ TEST_CASE("crosscheck: canonical encoder on seeded groups", "[oracle][codec]") {
         mm.add(where + ": failure oracle '" + std::string(o::failure_rule(orr.failure)) + "' codec '" + std::string(cfail) + "'");
         continue;
       }
-      if (c.failure) continue;
-      ++encoded;
-      if (orr.scales != c.scales || orr.codes != c.codes) {
-        mm.add(where + ": scale oracle " + hex(orr.scales[0]) + " codec " + hex(c.scales[0]) + " or codes differ");
+      if (orr.trace.size() != c.trace.size()) {
+        mm.add(where + ": trace length oracle " + std::to_string(orr.trace.size()) + " codec " + std::to_string(c.trace.size()));
         continue;
+      }
+      if (!c.failure) {
+        ++encoded;
+        if (orr.scales != c.scales || orr.codes != c.codes) {
+          mm.add(where + ": scales or codes differ");
+          continue;
+        }
       }
       for (size_t i = 0; i < orr.trace.size(); ++i) {
         const auto& a = orr.trace[i];
@@ -236,9 +245,86 @@ TEST_CASE("crosscheck: canonical encoder on seeded groups", "[oracle][codec]") {
         if (a.amax32 != b.amax32 || a.raw_scale32 != b.raw_scale32 || a.scale16 != b.scale16 || a.inv32 != b.inv32)
           mm.add(where + ": trace differs");
       }
-      if (orr.normalized32 != c.normalized32) mm.add(where + ": normalized32 differs");
+      if (!c.failure && orr.normalized32 != c.normalized32) mm.add(where + ": normalized32 differs");
     }
     CHECK(encoded > kGroups / 2);  // most groups exercised the whole algorithm, not a failure
   }
+  CHECK(mm.count == 0);
+}
+
+namespace {
+// A seeded small tensor of a quantized format: mostly valid words, with an occasional illegal
+// code, bad scale, zero scale with nonzero codes, bad divisor or wrong plane size.
+o::Tensor random_tensor(SplitMix64& rng, Format f) {
+  const FormatInfo& fi = info(f);
+  o::Tensor t;
+  const uint64_t n = 1 + rng.below(3), k = 1 + rng.below(fi.group_size ? 2 * fi.group_size + 3 : 40);
+  t.shape = {n, k};
+  const uint64_t span = fi.category == Category::RowScaledFloat ? k : fi.group_size;
+  const uint64_t scales = n * ((k + span - 1) / span);
+  const uint32_t code_mask = (1u << fi.code_bits) - 1;
+  for (uint64_t i = 0; i < n * k; ++i) t.codes.push_back(static_cast<uint32_t>(rng.next()) & code_mask);
+  for (uint64_t i = 0; i < scales; ++i) {
+    uint32_t s;
+    switch (fi.category) {
+      case Category::GroupedInt: s = static_cast<uint32_t>(rng.below(0x7c00)); break;
+      case Category::BlockScaledFloat: s = static_cast<uint32_t>(rng.below(0x7f)); break;
+      default: s = static_cast<uint32_t>(rng.below(0x7f80)); break;
+    }
+    if (rng.below(40) == 0) s = static_cast<uint32_t>(rng.next()) & (fi.category == Category::BlockScaledFloat ? 0xffu : 0xffffu);
+    if (rng.below(20) == 0) s = 0;
+    t.scales.push_back(s);
+  }
+  if (fi.category == Category::RowScaledFloat) {
+    for (auto& c : t.codes) if ((c & 0x7f) == 0x7f && rng.below(4)) c &= 0xfe;
+  }
+  if (f == Format::W8G32_F16S) {
+    for (auto& c : t.codes) if (c == 0x80 && rng.below(4)) c = 0x81;
+  }
+  if (fi.divisor) t.divisor = rng.below(10) == 0 ? static_cast<uint32_t>(rng.next()) : 0x3f800000u + static_cast<uint32_t>(rng.below(1u << 23));
+  if (rng.below(50) == 0) t.scales.pop_back();
+  // In a zero-scale group or row, usually zero the codes so that the tensor is valid.
+  for (uint64_t i = 0; i < n * k; ++i) {
+    const uint64_t s = (i / k) * ((k + span - 1) / span) + (i % k) / span;
+    if (s < t.scales.size() && t.scales[s] == 0 && rng.below(8)) t.codes[i] = 0;
+  }
+  return t;
+}
+}  // namespace
+
+TEST_CASE("crosscheck: tensor validity (rule and location) and dequantize", "[oracle][codec]") {
+  o::Context ctx;
+  Mismatches mm;
+  SplitMix64 rng{0x74656e736f72ull};
+  const Format formats[] = {Format::Q4G64_F16S, Format::Q5G64_F16S, Format::Q6G64_F16S, Format::W8G32_F16S,
+                            Format::NVFP4, Format::FP8_E4M3FN_ROW_BF16S};
+  int valid = 0, invalid = 0;
+  for (Format f : formats) {
+    for (int n = 0; n < 3000; ++n) {
+      const o::Tensor t = random_tensor(rng, f);
+      const o::Violation ov = o::validate_tensor(f, t);
+      const codec::TensorView view{t.shape, t.codes, t.scales, t.divisor};
+      const auto cv = codec::validate_tensor(f, view);
+      std::string ctext = "valid";
+      if (cv) {
+        ctext = "!" + std::string(codec::rule_token(cv->rule)) + "@";
+        ctext += cv->plane == codec::Plane::None ? std::string("-") : static_cast<char>(cv->plane) + std::to_string(cv->index);
+      }
+      const std::string where = std::string(info(f).name) + " tensor " + std::to_string(n);
+      if (ov.text() != ctext) {
+        mm.add(where + ": oracle " + ov.text() + " codec " + ctext);
+        continue;
+      }
+      if (!ov.valid()) {
+        ++invalid;
+        continue;
+      }
+      ++valid;
+      const auto cd = codec::dequantize(f, view);
+      if (!cd.ok() || cd.value() != o::dequantize(ctx, f, t)) mm.add(where + ": dequantize differs");
+    }
+  }
+  CHECK(valid > 1000);
+  CHECK(invalid > 1000);
   CHECK(mm.count == 0);
 }
