@@ -3,12 +3,20 @@
 namespace nc::corpus {
 
 std::string Error::message() const {
+  // Built with append() throughout: GCC 12's -Wrestrict misfires on `s += "x" + t` at -O3.
   std::string out;
-  if (!file.empty()) out += file;
-  if (line != 0) out += ":" + std::to_string(line);
-  if (!out.empty()) out += ": ";
-  if (!case_id.empty()) out += "case " + case_id + ": ";
-  out += rule;
+  out.append(file);
+  if (line != 0) {
+    out.append(":");
+    out.append(std::to_string(line));
+  }
+  if (!out.empty()) out.append(": ");
+  if (!case_id.empty()) {
+    out.append("case ");
+    out.append(case_id);
+    out.append(": ");
+  }
+  out.append(rule);
   return out;
 }
 

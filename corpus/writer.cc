@@ -71,7 +71,10 @@ Result<RenderedSuite> render_suite(SuiteHeader h, std::vector<std::vector<std::s
 
 Status write_file_atomic(const std::string& path, const std::string& bytes) {
   fs::path p(path);
-  std::string tmp = (p.parent_path() / ("." + p.filename().string() + ".tmp")).string();
+  std::string tmp_name = ".";  // append(): GCC 12 -Wrestrict misfires on "." + s at -O3
+  tmp_name.append(p.filename().string());
+  tmp_name.append(".tmp");
+  std::string tmp = (p.parent_path() / tmp_name).string();
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return Error{tmp, 0, "", std::string("cannot create: ") + std::strerror(errno)};
   size_t done = 0;

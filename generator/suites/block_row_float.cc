@@ -48,7 +48,7 @@ SuiteInfo validate_info(const std::string& name, const std::string& about, const
 void add_validate(SuiteBuilder& b, Format f, Component c, uint32_t w, int digits, std::vector<std::string> tags) {
   std::string_view rule = oracle::word_rule(f, c, w);
   tags.push_back(rule.empty() ? "valid" : "rejected");
-  b.add(Case{{hex_word(w, digits)}, rule.empty() ? "valid" : "!" + std::string(rule), {}, {}, tags, "component word"});
+  b.add(Case{{hex_word(w, digits)}, rule.empty() ? "valid" : rejection(rule), {}, {}, tags, "component word"});
 }
 
 SuiteInfo nvfp4_code_info() { return validate_info("validate.NVFP4.code", "All 16 E2M1 code words: every one is valid (spec 3.3).", "3.3"); }
@@ -112,7 +112,7 @@ void nvfp4_recon_build(SuiteBuilder& b) {
         oracle::Reconstructed r = oracle::reconstruct_nvfp4(ctx, code, scale, d);
         Case c{{hex_word(code, 1), hex_word(scale, 2), hex_word(d, 8)}, "", {}, {}, {}, "code x scale / divisor"};
         if (!r.rule.empty()) {
-          c.expect = "!" + std::string(r.rule);
+          c.expect = rejection(r.rule);
           c.info = {"-"};
         } else {
           c.expect = hex_word(r.binary32, 8);
@@ -169,7 +169,7 @@ void fp8_recon_build(SuiteBuilder& b) {
       oracle::Reconstructed r = oracle::reconstruct_fp8_row(ctx, code, s);
       Case c{{hex_word(code, 2), hex_word(s, 4), "-"}, "", {}, {}, {tag}, "code x row scale"};
       if (!r.rule.empty()) {
-        c.expect = "!" + std::string(r.rule);
+        c.expect = rejection(r.rule);
         c.info = {"-"};
       } else {
         c.expect = hex_word(r.binary32, 8);

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "generator/suite.h"
@@ -19,6 +20,8 @@ namespace nc::gen {
 std::string hex_word(uint64_t word, int digits);
 int hex_digits(WordType t);  // E2M1 1, 8-bit 2, 16-bit 4, 32-bit 8; grouped codes 2
 std::string join(const std::vector<std::string>& v, char sep);
+// "!<rule>", the expect text of a required rejection.
+std::string rejection(std::string_view rule);
 
 std::optional<oracle::FloatFormat> float_format_of(WordType t);  // nullopt for integer types
 

@@ -61,7 +61,7 @@ void scales_build(SuiteBuilder& b) {
                       : w == 0          ? "scale-zero"
                       : exp == 0        ? "scale-subnormal"
                                         : "scale-normal";
-    b.add(Case{{hex_word(w, 4)}, rule.empty() ? "valid" : "!" + std::string(rule), {}, {}, {tag}, "binary16 scale word"});
+    b.add(Case{{hex_word(w, 4)}, rule.empty() ? "valid" : rejection(rule), {}, {}, {tag}, "binary16 scale word"});
   }
 }
 
@@ -104,7 +104,7 @@ void recon_build(SuiteBuilder& b) {
     if (v == lo || v == -lo - 1) tags.push_back("code-extreme");
     Case c{{hex_word(code, 2), hex_word(scale, 4), "-"}, "", {}, {}, tags, "code " + std::to_string(v) + " x scale " + hex_word(scale, 4)};
     if (!r.rule.empty()) {
-      c.expect = "!" + std::string(r.rule);
+      c.expect = rejection(r.rule);
       c.info = {"-"};
       c.tags.push_back("illegal");
     } else {

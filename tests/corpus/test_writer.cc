@@ -92,6 +92,12 @@ TEST_CASE("write_corpus writes suites then the manifest, and keeps other suites'
   REQUIRE(back->suites.size() == 2);
   CHECK(back->suites[0].suite == "a.other");
   CHECK(back->suites[1].compressed_sha256 == r->entry().compressed_sha256);
+  // A failed run (a suite that was never compressed) changes nothing on disk.
+  const std::string before = nc::corpus::test::read_bytes(dir.file("MANIFEST.json"));
+  auto fresh = render_suite(demo_header(), demo_records());
+  REQUIRE(fresh.ok());
+  CHECK(write_corpus(dir.path, {*r, *fresh}, m).has_value());
+  CHECK(nc::corpus::test::read_bytes(dir.file("MANIFEST.json")) == before);
   // No temp files are left behind.
   for (const auto& e : std::filesystem::directory_iterator(dir.path)) CHECK(e.path().filename().string()[0] != '.');
 }
