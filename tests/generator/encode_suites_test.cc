@@ -4,6 +4,7 @@
 // oracle encodes differently.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <map>
 #include <string>
 
@@ -105,5 +106,35 @@ TEST_CASE("encode suites: oracle and search probe agree on every selected case",
       }
     }
     CHECK(compared > 500);
+  }
+}
+
+TEST_CASE("encode suites: every expected code is legal; W8 never -128", "[encsuites]") {
+  for (const encsearch::Scheme& s : encsearch::schemes()) {
+    const SuiteBuilder& b = built("encode." + std::string(s.name));
+    size_t m127 = 0, qmin_seen = 0;
+    for (const Case& c : b.cases()) {
+      if (c.expect.empty() || c.expect[0] == '!') continue;
+      const std::string codes = c.expect.substr(c.expect.find('/') + 1);
+      bool has_m127 = false;
+      size_t pos = 0;
+      while (pos <= codes.size()) {
+        const size_t end = std::min(codes.find(',', pos), codes.size());
+        const long q = std::stol(codes.substr(pos, end - pos));
+        INFO(s.name << ": " << c.comment);
+        CHECK(q >= s.qmin);
+        CHECK(q <= s.qmax);
+        has_m127 |= q == -127;
+        qmin_seen += q == s.qmin;
+        pos = end + 1;
+      }
+      if (std::find(c.tags.begin(), c.tags.end(), "w8-no-m128") != c.tags.end()) {
+        CHECK(has_m127);
+        ++m127;
+      }
+    }
+    INFO(s.name);
+    CHECK(qmin_seen > 0);
+    if (s.qmin == -127) CHECK(m127 >= 20);
   }
 }
