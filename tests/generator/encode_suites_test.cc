@@ -109,7 +109,7 @@ TEST_CASE("encode suites: oracle and search probe agree on every selected case",
   }
 }
 
-TEST_CASE("encode suites: every expected code is legal; W8 never -128", "[encsuites]") {
+TEST_CASE("encode suites: every expected code is legal, W8 never -128", "[encsuites]") {
   for (const encsearch::Scheme& s : encsearch::schemes()) {
     const SuiteBuilder& b = built("encode." + std::string(s.name));
     size_t m127 = 0, qmin_seen = 0;
