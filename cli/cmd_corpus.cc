@@ -70,6 +70,7 @@ int run_generate(int argc, char** argv) {
   gen::GenerateOptions opts;
   opts.glob = glob;
   opts.jobs = jobs;
+  opts.compress = !check;
   const bool tty = ::isatty(2);
   if (tty)
     opts.progress = [](size_t done, size_t total, const std::string& name) {
@@ -85,7 +86,7 @@ int run_generate(int argc, char** argv) {
   uint64_t records = 0, bytes = 0;
   for (const auto& s : *suites) {
     records += s.records;
-    bytes += s.compressed.size();
+    bytes += check ? s.text.size() : s.compressed.size();
   }
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (check) {

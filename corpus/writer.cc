@@ -15,6 +15,10 @@ namespace nc::corpus {
 
 namespace fs = std::filesystem;
 
+void RenderedSuite::compress() {
+  if (compressed.empty()) compressed = zstd_compress(text);
+}
+
 ManifestEntry RenderedSuite::entry() const {
   return ManifestEntry{name, name + ".vec.zst", records, compressed.size(), text.size(), sha256_hex(compressed), sha256_hex(text)};
 }
@@ -61,7 +65,6 @@ Result<RenderedSuite> render_suite(SuiteHeader h, std::vector<std::vector<std::s
   RenderedSuite out;
   out.name = h.suite;
   out.records = h.records;
-  out.compressed = zstd_compress(t);
   out.text = std::move(t);
   return out;
 }
@@ -100,6 +103,8 @@ Status write_corpus(const std::string& dir, const std::vector<RenderedSuite>& su
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) return Error{dir, 0, "", "cannot create directory: " + ec.message()};
+  for (const auto& s : suites)
+    if (s.compressed.empty()) return Error{s.name, 0, "", "internal: suite written before compress()"};
   std::vector<const RenderedSuite*> order;
   for (const auto& s : suites) order.push_back(&s);
   std::sort(order.begin(), order.end(), [](auto* a, auto* b) { return a->name < b->name; });

@@ -16,9 +16,10 @@ namespace nc::corpus {
 struct RenderedSuite {
   std::string name;
   std::string text;        // canonical uncompressed text
-  std::string compressed;  // zstd frame of `text`
+  std::string compressed;  // zstd frame of `text`; empty until compress() (slow at level 19)
   uint64_t records = 0;
-  ManifestEntry entry() const;  // sizes and hashes for the manifest
+  void compress();
+  ManifestEntry entry() const;  // sizes and hashes for the manifest; needs compress()
 };
 
 // Sorts records by id (fields[0]), sorts header tags/policies, sets header.records, renders

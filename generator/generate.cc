@@ -99,6 +99,7 @@ Result<std::vector<RenderedSuite>> generate_suites(const GenerateOptions& opts) 
   auto worker = [&] {
     for (size_t i; (i = next.fetch_add(1)) < regs.size();) {
       results[i].emplace(build_suite(regs[i]));
+      if (opts.compress && results[i]->ok()) (*results[i])->compress();
       if (opts.progress) {
         std::lock_guard<std::mutex> lock(progress_mutex);
         opts.progress(++done, regs.size(), results[i]->ok() ? (*results[i])->name : results[i]->error().file);

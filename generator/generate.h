@@ -25,6 +25,7 @@ corpus::Result<std::vector<SuiteRegistration>> select_suites(const std::string& 
 struct GenerateOptions {
   std::string glob;
   unsigned jobs = 1;
+  bool compress = true;  // false for --check, which compares uncompressed text only
   // Called after each suite finishes (from a worker thread, serialised): done, total, name.
   std::function<void(size_t, size_t, const std::string&)> progress;
 };

@@ -19,6 +19,7 @@ Manifest write_demo(const ScratchDir& dir) {
   for (auto& r : parsed->records) recs.push_back(r.fields);
   auto r = render_suite(parsed->header, recs);
   REQUIRE(r.ok());
+  r->compress();
   Manifest m;
   m.schema = kSchemaVersion;
   m.generator_version = "test";

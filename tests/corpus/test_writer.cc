@@ -38,6 +38,7 @@ std::vector<std::vector<std::string>> demo_records() {
 TEST_CASE("writer renders the canonical text of FORMAT.md byte for byte", "[corpus][writer]") {
   Result<RenderedSuite> r = render_suite(demo_header(), demo_records());
   REQUIRE(r.ok());
+  r->compress();
   CHECK(r->text == demo_text());  // hand-written fixture
   CHECK(r->records == 3);
   Result<std::string> back = zstd_decompress(r->compressed, "x");
@@ -52,6 +53,9 @@ TEST_CASE("writer output is deterministic", "[corpus][writer]") {
   auto b = render_suite(demo_header(), recs);
   REQUIRE(a.ok());
   REQUIRE(b.ok());
+  a->compress();
+  b->compress();
+  CHECK(a->text == b->text);
   CHECK(a->compressed == b->compressed);
 }
 
@@ -76,6 +80,8 @@ TEST_CASE("write_corpus writes suites then the manifest, and keeps other suites'
   auto r = render_suite(demo_header(), demo_records());
   REQUIRE(r.ok());
   Manifest m;
+  CHECK(write_corpus(dir.path, {*r}, m).has_value());  // not compressed yet: refused
+  r->compress();
   m.schema = kSchemaVersion;
   m.generator_version = "test";
   m.seed = "0x1";
@@ -86,6 +92,12 @@ TEST_CASE("write_corpus writes suites then the manifest, and keeps other suites'
   REQUIRE(back->suites.size() == 2);
   CHECK(back->suites[0].suite == "a.other");
   CHECK(back->suites[1].compressed_sha256 == r->entry().compressed_sha256);
+  // A failed run (a suite that was never compressed) changes nothing on disk.
+  const std::string before = nc::corpus::test::read_bytes(dir.file("MANIFEST.json"));
+  auto fresh = render_suite(demo_header(), demo_records());
+  REQUIRE(fresh.ok());
+  CHECK(write_corpus(dir.path, {*r, *fresh}, m).has_value());
+  CHECK(nc::corpus::test::read_bytes(dir.file("MANIFEST.json")) == before);
   // No temp files are left behind.
   for (const auto& e : std::filesystem::directory_iterator(dir.path)) CHECK(e.path().filename().string()[0] != '.');
 }

@@ -1,0 +1,95 @@
+// Spot checks of the committed corpus against values derived by hand from the spec (not from the
+// oracle or the codec): if the oracle, the generator or the writer goes wrong, these fail.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <map>
+
+#include "corpus/case_id.h"
+#include "corpus/manifest.h"
+#include "corpus/reader.h"
+
+using namespace nc::corpus;
+
+namespace {
+
+// The record of `suite` whose inputs are `inputs`, as column -> value.
+std::map<std::string, std::string> lookup(const std::string& suite, const std::vector<std::string>& inputs) {
+  static std::map<std::string, SuiteFile> cache;
+  auto it = cache.find(suite);
+  if (it == cache.end()) {
+    auto f = read_suite(std::string(NC_DEFAULT_CORPUS_DIR) + "/" + suite + ".vec.zst");
+    INFO((f.ok() ? std::string() : f.error().message()));
+    REQUIRE(f.ok());
+    it = cache.emplace(suite, std::move(*f)).first;
+  }
+  const std::string id = case_id(suite, inputs);
+  for (const auto& r : it->second.records)
+    if (r.id() == id) {
+      std::map<std::string, std::string> m;
+      for (size_t c = 0; c < it->second.header.columns.size(); ++c) m[it->second.header.columns[c]] = r.fields[c];
+      return m;
+    }
+  FAIL("no record " << id << " in " << suite);
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("committed corpus: direct and component decodes match the spec", "[corpus][committed]") {
+  auto one = lookup("decode.BF16", {"3f80"});
+  CHECK(one["expect"] == "3f800000");
+  CHECK(one["value"] == "0x1p+0");
+  CHECK(one["class"] == "normal");
+  auto sub = lookup("decode.BF16", {"0001"});  // fraction 1 * 2^-133 (spec 3.1)
+  CHECK(sub["value"] == "0x1p-133");
+  CHECK(sub["class"] == "subnormal");
+  CHECK(lookup("decode.BF16", {"ffc1"})["expect"] == "ffc10000");  // payload and sign kept
+  CHECK(lookup("decode.BF16", {"7f81"})["tags"].find("nan-signaling") != std::string::npos);
+  auto e448 = lookup("decode.E4M3FN", {"7e"});
+  CHECK(e448["value"] == "0x1.cp+8");  // 448
+  CHECK(e448["expect"] == "43e00000");
+  CHECK(lookup("decode.E4M3FN", {"01"})["value"] == "0x1p-9");
+  CHECK(lookup("decode.E4M3FN", {"ff"})["expect"] == "nan*");
+  CHECK(lookup("decode.E2M1", {"7"})["value"] == "0x1.8p+2");  // 6
+  CHECK(lookup("decode.W8G32_F16S.code", {"80"})["expect"] == "!code-illegal");
+  CHECK(lookup("decode.W8G32_F16S.code", {"81"})["expect"] == "-127");
+  CHECK(lookup("decode.Q4G64_F16S.code", {"08"})["expect"] == "-8");
+  CHECK(lookup("decode.Q6G64_F16S.code", {"3f"})["expect"] == "-1");
+  CHECK(lookup("decode.I32", {"80000000"})["expect"] == "-2147483648");
+}
+
+TEST_CASE("committed corpus: validity, parsing, conversion and reconstruction match the spec", "[corpus][committed]") {
+  CHECK(lookup("validate.Q4G64_F16S.scale", {"0000"})["expect"] == "valid");
+  CHECK(lookup("validate.Q4G64_F16S.scale", {"0001"})["expect"] == "valid");
+  CHECK(lookup("validate.Q4G64_F16S.scale", {"8000"})["expect"] == "!scale-negative");
+  CHECK(lookup("validate.W8G32_F16S.scale", {"fc00"})["expect"] == "!scale-nonfinite");
+  CHECK(lookup("validate.NVFP4.scale", {"7f"})["expect"] == "!scale-nonfinite");
+  CHECK(lookup("validate.NVFP4.divisor", {"00000000"})["expect"] == "!divisor");
+  CHECK(lookup("validate.FP8_E4M3FN_ROW_BF16S.code", {"7f"})["expect"] == "!code-illegal");
+  CHECK(lookup("parse.registry", {"42463136"})["expect"] == "BF16");           // "BF16"
+  CHECK(lookup("parse.registry", {"62663136"})["expect"] == "!unknown-format");  // "bf16"
+  CHECK(lookup("parse.registry", {"\"\""})["expect"] == "!unknown-format");
+  // 1 + 2^-8 lies halfway between BF16 1.0 (3f80) and 1 + 2^-7 (3f81): ties to the even 3f80.
+  CHECK(lookup("convert.F32_TO_BF16_RNE", {"3f808000"})["expect"] == "3f80");
+  CHECK(lookup("convert.F32_TO_BF16_RNE", {"3f818000"})["expect"] == "3f82");
+  CHECK(lookup("convert.F32_TO_E4M3FN_RNE_SATFINITE", {"7f800000"})["expect"] == "7e");
+  // E2M1 0x7 (6) * E4M3FN 0x7e (448) / 1.0 = 2688 = 0x1.5p+11 -> 0x45280000.
+  auto nv = lookup("reconstruct.NVFP4", {"7", "7e", "3f800000"});
+  CHECK(nv["expect"] == "45280000");
+  CHECK(nv["exact"] == "0x1.5p+11");
+  // Q4 code -8 * scale 1.0 (3c00) = -8.
+  CHECK(lookup("reconstruct.Q4G64_F16S", {"08", "3c00", "-"})["expect"] == "c1000000");
+}
+
+TEST_CASE("committed corpus: every suite declares tags and the manifest lists them all", "[corpus][committed]") {
+  auto m = read_manifest(NC_DEFAULT_CORPUS_DIR);
+  REQUIRE(m.ok());
+  CHECK(m->suites.size() >= 43);
+  for (const auto& e : m->suites) {
+    auto r = SuiteReader::open(std::string(NC_DEFAULT_CORPUS_DIR) + "/" + e.file);
+    REQUIRE(r.ok());
+    INFO(e.suite);
+    CHECK_FALSE((*r)->header().tags.empty());
+  }
+}
