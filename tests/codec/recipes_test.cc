@@ -158,3 +158,21 @@ TEST_CASE("recipes agree with a nearest-value search on a binary32 sample", "[co
       FAIL("binary16 midpoint above word " << w);
   }
 }
+
+TEST_CASE("BF16 and E4M3FN midpoints round to the even neighbour", "[codec][recipe]") {
+  // BF16 word w and w+1 differ in the 16th bit of a binary32; their midpoint is w<<16 | 0x8000.
+  for (uint32_t w = 0; w < 0x7f7f; ++w) {
+    const uint32_t m = (w << 16) | 0x8000u, tie = (w & 1) ? w + 1 : w;
+    if (f32_to_bf16_rne(m) != tie || f32_to_bf16_rne(m - 1) != w || f32_to_bf16_rne(m + 1) != w + 1 ||
+        f32_to_bf16_rne(m | 0x80000000u) != (tie | 0x8000u))
+      FAIL("BF16 midpoint above word " << w);
+  }
+  const Table e4 = table(4, 3, 7, 0x7e);
+  for (uint32_t w = 0; w < 0x7e; ++w) {
+    const uint32_t m = std::bit_cast<uint32_t>(float((e4.value[w] + e4.value[w + 1]) / 2));
+    const uint32_t tie = (w & 1) ? w + 1 : w;
+    if (f32_to_e4m3fn_rne_satfinite(m) != tie || f32_to_e4m3fn_rne_satfinite(m - 1) != w ||
+        f32_to_e4m3fn_rne_satfinite(m + 1) != w + 1)
+      FAIL("E4M3FN midpoint above word " << w);
+  }
+}

@@ -1,0 +1,158 @@
+// replay, certify and plugin-host: drive a target over the corpus (runners/).
+#include <dlfcn.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <iostream>
+#include <string>
+
+#include "cli/command.h"
+#include "runners/abi_host.h"
+#include "runners/certificate.h"
+#include "runners/replay.h"
+#include "runners/report.h"
+#include "runners/tokens.h"
+
+namespace nc::cli {
+namespace {
+using namespace nc::runners;
+
+const char kReplayUsage[] =
+    "usage: ninfer-conform replay --target TARGET [--corpus DIR] [--suite GLOB] [--tag T]\n"
+    "                             [--tolerance ulp:N] [--timeout S] [--max-failures N]\n"
+    "                             [--json FILE] [--junit FILE]\n"
+    "TARGET: cpu | pipe:COMMAND | plugin:PATH.so\n"
+    "Verifies the corpus manifest, replays every selected suite and judges each case.\n"
+    "exit 0 conformant, 1 not conformant, 2 usage or corpus error\n";
+const char kCertifyUsage[] =
+    "usage: ninfer-conform certify --target TARGET --out DIR [--corpus DIR] [--timeout S]\n"
+    "Replays the whole corpus and writes DIR/certificate.md and DIR/certificate.json.\n";
+
+struct Args {
+  std::string target, corpus = NC_DEFAULT_CORPUS_DIR, suite = "*", tag, json, junit, out;
+  std::optional<uint64_t> tolerance;
+  double timeout = 10;
+  size_t max_failures = 10;
+};
+
+bool parse_args(int argc, char** argv, bool certify, Args* a) {
+  for (int i = 0; i < argc; ++i) {
+    std::string k = argv[i];
+    if (i + 1 >= argc) return std::fprintf(stderr, "ninfer-conform: %s needs a value\n", k.c_str()), false;
+    std::string v = argv[++i];
+    int64_t n;
+    if (k == "--target") a->target = v;
+    else if (k == "--corpus") a->corpus = v;
+    else if (k == "--out" && certify) a->out = v;
+    else if (k == "--timeout" && parse_dec(v, &n) && n > 0) a->timeout = double(n);
+    else if (certify) return std::fprintf(stderr, "ninfer-conform certify: unknown option '%s'\n", k.c_str()), false;
+    else if (k == "--suite") a->suite = v;
+    else if (k == "--tag") a->tag = v;
+    else if (k == "--json") a->json = v;
+    else if (k == "--junit") a->junit = v;
+    else if (k == "--max-failures" && parse_dec(v, &n) && n >= 0) a->max_failures = size_t(n);
+    else if (k == "--tolerance" && v.rfind("ulp:", 0) == 0 && parse_dec(v.substr(4), &n) && n >= 0)
+      a->tolerance = uint64_t(n);
+    else return std::fprintf(stderr, "ninfer-conform replay: bad option or value '%s %s'\n", k.c_str(), v.c_str()), false;
+  }
+  if (a->target.empty()) return std::fprintf(stderr, "ninfer-conform: --target is required\n"), false;
+  if (certify && a->out.empty()) return std::fprintf(stderr, "ninfer-conform certify: --out is required\n"), false;
+  return true;
+}
+
+std::string self_exe() {
+  char buf[4096];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  return n > 0 ? std::string(buf, size_t(n)) : std::string();
+}
+
+// Runs the replay the two commands share; returns an exit code when it cannot produce a result.
+int run_replay(const Args& a, ReplayResult* result) {
+  TargetOptions to;
+  to.timeout_s = a.timeout;
+  to.plugin_host = self_exe();
+  std::string why;
+  auto target = make_target(a.target, to, &why);
+  if (!target) return std::fprintf(stderr, "ninfer-conform: %s\n", why.c_str()), kExitUsage;
+  ReplayOptions o;
+  o.corpus_dir = a.corpus;
+  o.suite_glob = a.suite;
+  o.tag = a.tag;
+  o.judge.tolerance_ulp = a.tolerance;
+  if (isatty(2))
+    o.progress = [](const std::string& suite, size_t done, size_t total) {
+      std::fprintf(stderr, "\r\033[K%s %zu/%zu", suite.c_str(), done, total);
+      if (done == total) std::fprintf(stderr, "\r\033[K");
+    };
+  if (!replay(*target, o, result, &why)) return std::fprintf(stderr, "ninfer-conform: %s\n", why.c_str()), kExitUsage;
+  return -1;
+}
+
+int replay_command(int argc, char** argv) {
+  if (wants_help(argc, argv)) return std::fputs(kReplayUsage, stdout), kExitOk;
+  Args a;
+  if (!parse_args(argc, argv, false, &a)) return std::fputs(kReplayUsage, stderr), kExitUsage;
+  ReplayResult r;
+  if (int rc = run_replay(a, &r); rc >= 0) return rc;
+  print_summary(stdout, r, a.max_failures);
+  std::string why;
+  if (!a.json.empty() && !write_atomically(a.json, report_json(r), &why))
+    return std::fprintf(stderr, "ninfer-conform: %s\n", why.c_str()), kExitUsage;
+  if (!a.junit.empty() && !write_atomically(a.junit, report_junit(r), &why))
+    return std::fprintf(stderr, "ninfer-conform: %s\n", why.c_str()), kExitUsage;
+  return r.conformant() ? kExitOk : kExitNonConformant;
+}
+
+int certify_command(int argc, char** argv) {
+  if (wants_help(argc, argv)) return std::fputs(kCertifyUsage, stdout), kExitOk;
+  Args a;
+  if (!parse_args(argc, argv, true, &a)) return std::fputs(kCertifyUsage, stderr), kExitUsage;
+  ReplayResult r;
+  if (int rc = run_replay(a, &r); rc >= 0) return rc;
+  mkdir(a.out.c_str(), 0777);
+  char stamp[32];
+  std::time_t now = std::time(nullptr);
+  std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  std::string why;
+  if (!write_atomically(a.out + "/certificate.json", certificate_json(r, stamp), &why) ||
+      !write_atomically(a.out + "/certificate.md", certificate_markdown(r, stamp), &why))
+    return std::fprintf(stderr, "ninfer-conform: %s\n", why.c_str()), kExitUsage;
+  std::printf("%s: %s %s, certificate in %s\n", r.conformant() ? "CONFORMANT" : "NOT CONFORMANT",
+              r.target_name.c_str(), r.target_version.c_str(), a.out.c_str());
+  return r.conformant() ? kExitOk : kExitNonConformant;
+}
+
+// The child side of plugin:PATH.so: load the plugin and answer the pipe protocol on stdin/stdout.
+int plugin_host_command(int argc, char** argv) {
+  if (argc != 1 || wants_help(argc, argv))
+    return std::fputs("usage: ninfer-conform plugin-host PATH.so  (run by replay --target plugin:PATH.so)\n",
+                      argc == 1 ? stdout : stderr),
+           argc == 1 ? kExitOk : kExitUsage;
+  void* h = dlopen(argv[0], RTLD_NOW | RTLD_LOCAL);
+  if (!h) return std::fprintf(stderr, "plugin-host: %s\n", dlerror()), kExitUsage;
+  auto entry = reinterpret_cast<nc_plugin_entry_v1>(dlsym(h, NC_PLUGIN_ENTRY_SYMBOL));
+  if (!entry) return std::fprintf(stderr, "plugin-host: %s has no %s\n", argv[0], NC_PLUGIN_ENTRY_SYMBOL), kExitUsage;
+  const nc_plugin_v1* table = entry();
+  if (!table || table->abi_version != NC_PLUGIN_ABI_VERSION)
+    return std::fprintf(stderr, "plugin-host: %s: ABI version %u, expected %u\n", argv[0],
+                        table ? table->abi_version : 0u, NC_PLUGIN_ABI_VERSION),
+           kExitUsage;
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    std::string answer = abi_answer(*table, line);
+    std::fwrite(answer.data(), 1, answer.size(), stdout);
+    std::fputc('\n', stdout);
+    std::fflush(stdout);
+  }
+  return kExitOk;
+}
+
+NC_COMMAND("replay", "replay the corpus against a target and judge every case", replay_command);
+NC_COMMAND("certify", "replay the whole corpus and write a conformance certificate", certify_command);
+NC_COMMAND("plugin-host", "serve a plugin .so over the pipe protocol (used by plugin: targets)", plugin_host_command);
+
+}  // namespace
+}  // namespace nc::cli

@@ -1,0 +1,159 @@
+#include "runners/report.h"
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "runners/tokens.h"
+
+namespace nc::runners {
+namespace {
+
+std::string xml_escape(const std::string& s) {
+  std::string o;
+  for (char c : s) {
+    switch (c) {
+      case '<': o += "&lt;"; break;
+      case '>': o += "&gt;"; break;
+      case '&': o += "&amp;"; break;
+      case '"': o += "&quot;"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') o += '?';
+        else o += c;
+    }
+  }
+  return o;
+}
+
+std::string counts_line(const SuiteResult& s) {
+  auto n = [&](Verdict v) { return std::to_string(s.counts[size_t(v)]); };
+  return n(Verdict::Pass) + " passed, " + std::to_string(s.failed()) + " failed, " + n(Verdict::Untested) +
+         " untested, " + n(Verdict::PassUnderPolicy) + " under policy, " + n(Verdict::WithinTolerance) +
+         " within tolerance, " + n(Verdict::ExpectedRejection) + " rejected as required";
+}
+
+ResultType type_of(const SuiteResult& s) {
+  const size_t sp = s.op.find(' ');
+  return result_type(s.cap, sp == std::string::npos ? "" : s.op.substr(sp + 1));
+}
+
+}  // namespace
+
+std::string decoded(ResultType type, const std::string& token) {
+  if (type == ResultType::Binary32 && is_binary32_token(token)) {
+    uint64_t w;
+    parse_hex(token, &w);
+    return binary32_value(uint32_t(w));
+  }
+  return token;
+}
+
+void print_summary(FILE* out, const ReplayResult& r, size_t max_failures) {
+  std::fprintf(out, "target %s %s, corpus manifest sha256 %s\n", r.target_name.c_str(), r.target_version.c_str(),
+               r.manifest_sha256.c_str());
+  for (const SuiteResult& s : r.suites) {
+    std::fprintf(out, "%-8s %s: %s\n", s.failed() ? "FAIL" : "ok", s.name.c_str(), counts_line(s).c_str());
+    if (!s.policies_used.empty()) {
+      std::string p;
+      for (const std::string& x : s.policies_used) p += (p.empty() ? "" : ", ") + x;
+      std::fprintf(out, "         conformant under policy %s\n", p.c_str());
+    }
+    if (!s.target_problem.empty()) std::fprintf(out, "         target problem: %s\n", s.target_problem.c_str());
+    const ResultType type = type_of(s);
+    for (size_t i = 0; i < s.failures.size() && i < max_failures; ++i) {
+      const CaseResult& f = s.failures[i];
+      std::fprintf(out, "         %s %s: %s\n           expected %s (%s)\n           actual   %s (%s)", f.id.c_str(),
+                   verdict_name(f.verdict), f.inputs.c_str(), f.expect.c_str(), decoded(type, f.expect).c_str(),
+                   f.actual.c_str(), decoded(type, f.actual).c_str());
+      if (f.ulp) std::fprintf(out, ", %llu ulp", static_cast<unsigned long long>(*f.ulp));
+      if (!f.note.empty()) std::fprintf(out, ", %s", f.note.c_str());
+      std::fprintf(out, "\n");
+    }
+    if (s.failures.size() > max_failures)
+      std::fprintf(out, "         ... %zu more failures not shown (--max-failures)\n", s.failures.size() - max_failures);
+    for (const std::string& d : s.diagnosis) std::fprintf(out, "         diagnosis: %s\n", d.c_str());
+  }
+  size_t failed = 0, untested = 0, total = 0;
+  for (const SuiteResult& s : r.suites)
+    failed += s.failed(), untested += s.counts[size_t(Verdict::Untested)], total += s.total();
+  std::fprintf(out, "%s: %zu suites, %zu cases, %zu failed, %zu untested\n",
+               r.conformant() ? "CONFORMANT" : "NOT CONFORMANT", r.suites.size(), total, failed, untested);
+}
+
+std::string report_json(const ReplayResult& r) {
+  nlohmann::ordered_json j;
+  j["target"] = {{"name", r.target_name}, {"version", r.target_version}};
+  j["corpus_manifest_sha256"] = r.manifest_sha256;
+  j["conformant"] = r.conformant();
+  j["suites"] = nlohmann::ordered_json::array();
+  for (const SuiteResult& s : r.suites) {
+    nlohmann::ordered_json js;
+    js["suite"] = s.name;
+    js["op"] = s.op;
+    js["capability"] = capability_verb(s.cap);
+    nlohmann::ordered_json counts;
+    for (int v = 0; v < kVerdictCount; ++v) counts[verdict_name(Verdict(v))] = s.counts[size_t(v)];
+    js["counts"] = counts;
+    js["policies"] = s.policies_used;
+    js["target_problem"] = s.target_problem;
+    js["diagnosis"] = s.diagnosis;
+    js["failures"] = nlohmann::ordered_json::array();
+    for (const CaseResult& f : s.failures) {
+      nlohmann::ordered_json jf{{"id", f.id},         {"verdict", verdict_name(f.verdict)}, {"inputs", f.inputs},
+                                {"expect", f.expect}, {"actual", f.actual},                 {"tags", f.tags}};
+      if (f.ulp) jf["ulp"] = *f.ulp;
+      if (!f.note.empty()) jf["note"] = f.note;
+      js["failures"].push_back(jf);
+    }
+    j["suites"].push_back(js);
+  }
+  return j.dump(2) + "\n";
+}
+
+std::string report_junit(const ReplayResult& r) {
+  size_t failures = 0;
+  for (const SuiteResult& s : r.suites) failures += s.failed() || !s.target_problem.empty();
+  std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  x += "<testsuites name=\"ninfer-conform\" tests=\"" + std::to_string(r.suites.size()) + "\" failures=\"" +
+       std::to_string(failures) + "\">\n";
+  x += "  <testsuite name=\"" + xml_escape(r.target_name + " " + r.target_version) + "\" tests=\"" +
+       std::to_string(r.suites.size()) + "\" failures=\"" + std::to_string(failures) + "\">\n";
+  for (const SuiteResult& s : r.suites) {
+    x += "    <testcase classname=\"" + xml_escape(capability_verb(s.cap)) + "\" name=\"" + xml_escape(s.name) + "\"";
+    const bool untested_only = s.counts[size_t(Verdict::Untested)] == s.total() && s.target_problem.empty();
+    if (!s.failed() && s.target_problem.empty() && !untested_only) {
+      x += "/>\n";
+      continue;
+    }
+    x += ">\n";
+    if (untested_only) {
+      x += "      <skipped message=\"capability not provided by the target\"/>\n";
+    } else {
+      std::string body;
+      for (const CaseResult& f : s.failures)
+        body += f.id + " " + verdict_name(f.verdict) + ": " + f.inputs + " expected " + f.expect + " actual " +
+                f.actual + (f.note.empty() ? "" : " (" + f.note + ")") + "\n";
+      for (const std::string& d : s.diagnosis) body += "diagnosis: " + d + "\n";
+      x += "      <failure message=\"" + xml_escape(std::to_string(s.failed()) + " failed" +
+                                                 (s.target_problem.empty() ? "" : "; " + s.target_problem)) +
+           "\">" + xml_escape(body) + "</failure>\n";
+    }
+    x += "    </testcase>\n";
+  }
+  x += "  </testsuite>\n</testsuites>\n";
+  return x;
+}
+
+bool write_atomically(const std::string& path, const std::string& bytes, std::string* error) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f || !f.write(bytes.data(), std::streamsize(bytes.size())) || !f.flush())
+      return *error = tmp + ": cannot write", std::remove(tmp.c_str()), false;
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0)
+    return *error = path + ": cannot rename into place", std::remove(tmp.c_str()), false;
+  return true;
+}
+
+}  // namespace nc::runners

@@ -1,0 +1,21 @@
+// Writers for a replay's results: the terminal summary, --json and --junit. Files are written to a
+// temporary name and renamed, so a report is whole or absent.
+#pragma once
+
+#include <cstdio>
+#include <string>
+
+#include "runners/replay.h"
+
+namespace nc::runners {
+
+// Per-suite summary, then up to max_failures failures per suite, then the diagnosis lines.
+void print_summary(FILE* out, const ReplayResult& r, size_t max_failures);
+std::string report_json(const ReplayResult& r);
+std::string report_junit(const ReplayResult& r);
+// Readable form of a result token: a binary32 word's exact value, else the token itself.
+std::string decoded(ResultType type, const std::string& token);
+// Writes bytes to path through path.tmp + rename; false with *error.
+bool write_atomically(const std::string& path, const std::string& bytes, std::string* error);
+
+}  // namespace nc::runners

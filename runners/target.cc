@@ -1,0 +1,94 @@
+#include "runners/target.h"
+
+#include <array>
+
+#include "runners/abi_host.h"
+#include "runners/pipe_target.h"
+#include "runners/tokens.h"
+#ifdef NC_HAVE_CODEC_PLUGIN
+#include "codec/codec_plugin.h"
+#endif
+
+namespace nc::runners {
+namespace {
+constexpr std::array<const char*, kCapabilityCount> kVerbs{
+    "decode", "validate", "parse", "reconstruct", "convert", "encode", "validate-tensor", "dequantize"};
+
+// In-process: the request line goes through the same translation plugin-host uses, so `cpu` and
+// `plugin:` exercise one path.
+class AbiTarget final : public Target {
+ public:
+  explicit AbiTarget(const nc_plugin_v1* t) : table_(t) {}
+  bool start(std::string* why) override {
+    if (!table_) return *why = "no ABI table", false;
+    if (table_->abi_version != NC_PLUGIN_ABI_VERSION)
+      return *why = "ABI version " + std::to_string(table_->abi_version) + ", expected 1", false;
+    return true;
+  }
+  Response call(const Request& req) override {
+    std::string line = abi_answer(*table_, request_line(req));
+    Response r;
+    if (line == "unsupported") return r.kind = Response::Kind::Unsupported, r;
+    if (line.rfind("error ", 0) == 0) {
+      r.kind = Response::Kind::Error;
+      r.message = line.substr(6);
+      return r;
+    }
+    for (std::string_view t : split(std::string_view(line).substr(3), ' ')) r.tokens.emplace_back(t);
+    if (r.tokens.size() != req.elements.size()) {
+      r.kind = Response::Kind::Dead;
+      r.message = "wrong result count";
+    }
+    return r;
+  }
+  std::string name() const override { return table_->name ? table_->name : "unnamed"; }
+  std::string version() const override { return table_->version ? table_->version : "0"; }
+
+ private:
+  const nc_plugin_v1* table_;
+};
+}  // namespace
+
+const char* capability_verb(Capability c) { return kVerbs[size_t(c)]; }
+
+bool capability_from_op(const std::string& op, Capability* out) {
+  for (size_t i = 0; i < kVerbs.size(); ++i)
+    if (op == kVerbs[i]) return *out = Capability(i), true;
+  return false;
+}
+
+std::string request_line(const Request& r) {
+  std::string s = capability_verb(r.cap);
+  if (!r.selector.empty()) s += ' ' + r.selector;
+  for (const std::string& e : r.elements) s += ' ' + e;
+  return s;
+}
+
+std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::unique_ptr<Target> make_abi_target(const nc_plugin_v1* table) { return std::make_unique<AbiTarget>(table); }
+
+std::unique_ptr<Target> make_target(const std::string& spec, const TargetOptions& o, std::string* why) {
+  if (spec == "cpu") {
+#ifdef NC_HAVE_CODEC_PLUGIN
+    return make_abi_target(nc_codec_plugin_table());
+#else
+    *why = "target 'cpu' is not built in (codec/codec_plugin.h was not available at build time)";
+    return nullptr;
+#endif
+  }
+  if (spec.rfind("pipe:", 0) == 0 && spec.size() > 5) return std::make_unique<PipeTarget>(spec.substr(5), o.timeout_s);
+  if (spec.rfind("plugin:", 0) == 0 && spec.size() > 7) {
+    if (o.plugin_host.empty()) return *why = "no plugin host executable known", nullptr;
+    return std::make_unique<PipeTarget>(shell_quote(o.plugin_host) + " plugin-host " + shell_quote(spec.substr(7)),
+                                        o.timeout_s);
+  }
+  *why = "unknown target '" + spec + "' (expected cpu, pipe:COMMAND or plugin:PATH.so)";
+  return nullptr;
+}
+
+}  // namespace nc::runners

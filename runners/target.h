@@ -1,0 +1,62 @@
+// A target: one implementation under test, driven in batches over the pipe protocol's vocabulary
+// (runners/PIPE.md). Every request names one capability of include/ninfer_conform/plugin.h; the
+// answer distinguishes "unsupported" (cases untested) from an error (cases are target errors) and
+// from a dead target (crash, hang, lying output: the rest of the suite is lost, the run goes on).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "include/ninfer_conform/plugin.h"
+
+namespace nc::runners {
+
+// The capabilities of nc_plugin_v1, one per entry point, spelled as the pipe request verbs.
+enum class Capability { Decode, Validate, Parse, Reconstruct, Convert, Encode, ValidateTensor, Dequantize };
+inline constexpr int kCapabilityCount = 8;
+const char* capability_verb(Capability c);  // "decode", "validate-tensor", ...
+bool capability_from_op(const std::string& op, Capability* out);
+
+struct Request {
+  Capability cap;
+  std::string selector;               // WT, FMT.COMP, FMT, RECIPE, "FMT SRCTYPE", ... ("" for parse)
+  std::vector<std::string> elements;  // one token per element, in pipe syntax
+};
+
+struct Response {
+  enum class Kind { Ok, Unsupported, Error, Dead } kind = Kind::Ok;
+  std::vector<std::string> tokens;  // Ok: one per element
+  std::string message;              // Error / Dead: why, in one line
+};
+
+class Target {
+ public:
+  virtual ~Target() = default;
+  // Starts (or restarts) the implementation; false with *why on failure.
+  virtual bool start(std::string* why) = 0;
+  virtual Response call(const Request& r) = 0;
+  // Called between suites: a pipe target that died gets a fresh process at the next start().
+  virtual void finish_suite() {}
+  virtual std::string name() const = 0;     // self-reported, valid after start()
+  virtual std::string version() const = 0;
+};
+
+struct TargetOptions {
+  double timeout_s = 10;       // per response, for pipe and plugin targets
+  std::string plugin_host;     // the ninfer-conform executable that runs `plugin-host PATH.so`
+};
+
+// "cpu" (when the codec plugin table is built in), "pipe:COMMAND", "plugin:PATH.so". The plugin
+// form runs `<plugin_host> plugin-host PATH.so` as a pipe target, so a crash or hang in the plugin
+// costs it a suite, never the run. nullptr and *why on a bad spec.
+std::unique_ptr<Target> make_target(const std::string& spec, const TargetOptions& options, std::string* why);
+// The in-process target over an ABI table (the `cpu` target; tests wrap their own tables).
+std::unique_ptr<Target> make_abi_target(const nc_plugin_v1* table);
+// Quotes s for /bin/sh.
+std::string shell_quote(const std::string& s);
+
+// Request line as sent on the pipe ("decode E4M3FN 7e 01").
+std::string request_line(const Request& r);
+
+}  // namespace nc::runners

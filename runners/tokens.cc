@@ -1,0 +1,110 @@
+#include "runners/tokens.h"
+
+#include <cinttypes>
+#include <cstdio>
+
+namespace nc::runners {
+
+std::vector<std::string_view> split(std::string_view s, char sep) {
+  std::vector<std::string_view> parts;
+  size_t start = 0;
+  for (;;) {
+    size_t end = s.find(sep, start);
+    if (end == std::string_view::npos) {
+      parts.push_back(s.substr(start));
+      return parts;
+    }
+    parts.push_back(s.substr(start, end - start));
+    start = end + 1;
+  }
+}
+
+bool parse_hex(std::string_view s, uint64_t* out) {
+  if (s.empty() || s.size() > 16) return false;
+  uint64_t v = 0;
+  for (char c : s) {
+    int d;
+    if (c >= '0' && c <= '9') d = c - '0';
+    else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
+    else if (c >= 'A' && c <= 'F') d = c - 'A' + 10;
+    else return false;
+    v = (v << 4) | uint64_t(d);
+  }
+  *out = v;
+  return true;
+}
+
+bool parse_hex_list(std::string_view s, std::vector<uint64_t>* out) {
+  out->clear();
+  for (std::string_view p : split(s, ',')) {
+    uint64_t v;
+    if (!parse_hex(p, &v)) return false;
+    out->push_back(v);
+  }
+  return true;
+}
+
+bool parse_dec(std::string_view s, int64_t* out) {
+  if (s.empty() || s.size() > 20) return false;
+  bool neg = s[0] == '-';
+  std::string_view digits = neg ? s.substr(1) : s;
+  if (digits.empty()) return false;
+  int64_t v = 0;
+  for (char c : digits) {
+    if (c < '0' || c > '9') return false;
+    if (v > (INT64_MAX - (c - '0')) / 10) return false;
+    v = v * 10 + (c - '0');
+  }
+  *out = neg ? -v : v;
+  return true;
+}
+
+bool parse_shape(std::string_view s, std::vector<uint64_t>* out) {
+  out->clear();
+  for (std::string_view p : split(s, 'x')) {
+    int64_t v;
+    if (!parse_dec(p, &v) || v < 0 || p[0] == '-') return false;
+    out->push_back(uint64_t(v));
+  }
+  return true;
+}
+
+std::string hex_word(uint64_t v, int digits) {
+  static const char kDigits[] = "0123456789abcdef";
+  std::string s(size_t(digits), '0');
+  for (int i = digits - 1; i >= 0; --i, v >>= 4) s[size_t(i)] = kDigits[v & 15];
+  return s;
+}
+
+bool is_binary32_token(std::string_view s) {
+  uint64_t v;
+  return s.size() == 8 && parse_hex(s, &v);
+}
+
+bool binary32_is_nan(uint32_t w) { return (w & 0x7f800000u) == 0x7f800000u && (w & 0x007fffffu) != 0; }
+
+std::string binary32_value(uint32_t w) {
+  const bool neg = w >> 31;
+  const uint32_t e = (w >> 23) & 0xff, f = w & 0x7fffff;
+  std::string sign = neg ? "-" : "";
+  if (e == 0xff) return f ? "nan" : sign + "inf";
+  if (e == 0 && f == 0) return sign + "0x0p+0";
+  // Print as 0x1.<23 bits as 6 hex digits, shifted left by 1>p<exp>, exact for every binary32.
+  int exp = e ? int(e) - 127 : -126;
+  const char* lead = e ? "1" : "0";
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%s0x%s.%06" PRIx32 "p%+d", sign.c_str(), lead, f << 1, exp);
+  return buf;
+}
+
+uint64_t binary32_ulp_distance(uint32_t a, uint32_t b) {
+  // Map sign-magnitude to a monotone integer line where -0 and +0 coincide.
+  auto line = [](uint32_t w) -> int64_t {
+    int64_t mag = int64_t(w & 0x7fffffffu);
+    return (w >> 31) ? -mag : mag;
+  };
+  int64_t d = line(a) - line(b);
+  return uint64_t(d < 0 ? -d : d);
+}
+
+}  // namespace nc::runners

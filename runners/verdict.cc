@@ -1,0 +1,178 @@
+#include "runners/verdict.h"
+
+#include <array>
+#include <vector>
+
+#include "runners/tokens.h"
+
+namespace nc::runners {
+namespace {
+
+constexpr std::array<const char*, kVerdictCount> kVerdictNames{
+    "pass", "pass-under-policy", "within-tolerance", "expected-rejection", "fail", "untested", "target-error"};
+
+bool word_of(ResultType type, std::string_view t, uint32_t* w) {
+  static constexpr int kDigits[] = {8, 4, 4, 2, 1};
+  if (int(type) > int(ResultType::E2M1)) return false;
+  uint64_t v;
+  if (t.size() != size_t(kDigits[int(type)]) || !parse_hex(t, &v)) return false;
+  *w = uint32_t(v);
+  return true;
+}
+
+// The canonical quiet NaN of each float result type: sign 0, exponent all ones, quiet bit only.
+std::optional<uint32_t> canonical_nan(ResultType type) {
+  switch (type) {
+    case ResultType::Binary32: return 0x7fc00000u;
+    case ResultType::BF16: return 0x7fc0u;
+    case ResultType::F16: return 0x7e00u;
+    case ResultType::E4M3FN: return 0x7fu;
+    default: return std::nullopt;
+  }
+}
+
+struct Policy {
+  std::string_view name;
+  // Whether actual is this policy's documented alternative to expect.
+  bool (*allows)(ResultType, std::string_view expect, std::string_view actual);
+};
+
+// Table of the policies the runner knows by name; a suite's #policy lines define others in words,
+// which this runner reports but never grants.
+constexpr std::array<Policy, 2> kPolicies{{
+    {"nan-any",
+     [](ResultType t, std::string_view expect, std::string_view actual) {
+       return (expect == "nan*" || token_is_nan(t, expect)) && token_is_nan(t, actual);
+     }},
+    {"nan-canonical",
+     [](ResultType t, std::string_view expect, std::string_view actual) {
+       uint32_t w;
+       auto c = canonical_nan(t);
+       return (expect == "nan*" || token_is_nan(t, expect)) && c && word_of(t, actual, &w) && w == *c;
+     }},
+}};
+
+// Rejection tokens a target answers with, per capability, when the record expects !rule.
+bool is_rejection_answer(Capability cap, std::string_view expect, std::string_view actual) {
+  switch (cap) {
+    case Capability::Decode:
+    case Capability::Validate: return actual == "invalid";
+    case Capability::Parse: return actual == "reject";
+    case Capability::ValidateTensor: {
+      // "!rule@where": the rule must match; a target that cannot locate it may answer '-'.
+      if (actual == expect) return true;
+      size_t at_e = expect.find('@'), at_a = actual.find('@');
+      return at_e != expect.npos && at_a != actual.npos && expect.substr(0, at_e) == actual.substr(0, at_a) &&
+             actual.substr(at_a + 1) == "-";
+    }
+    default: return actual == expect;
+  }
+}
+
+Judgement single(Capability cap, ResultType type, std::string_view expect, std::string_view accept,
+                 std::string_view actual, const JudgeOptions& o) {
+  Judgement j;
+  uint32_t we = 0, wa = 0;
+  const bool both_words = type == ResultType::Binary32 && word_of(type, expect, &we) && word_of(type, actual, &wa);
+  if (both_words && !binary32_is_nan(we) && !binary32_is_nan(wa)) j.ulp = binary32_ulp_distance(we, wa);
+  if (!expect.empty() && expect[0] == '!') {
+    if (is_rejection_answer(cap, expect, actual)) return j.verdict = Verdict::ExpectedRejection, j;
+    j.note = actual.size() && actual[0] == '!' ? "rejected for a different rule" : "accepted what must be rejected";
+    return j;
+  }
+  if (actual == expect) return j.verdict = Verdict::Pass, j;
+  if (expect == "nan*" && token_is_nan(type, actual)) return j.verdict = Verdict::Pass, j;
+  if (accept != "-" && !accept.empty())
+    for (std::string_view p : split(accept, ','))
+      if (policy_allows(p, type, expect, actual)) {
+        j.verdict = Verdict::PassUnderPolicy;
+        j.policy = p;
+        return j;
+      }
+  const bool tolerance_applies = type == ResultType::Binary32 &&
+                                 (cap == Capability::Decode || cap == Capability::Reconstruct ||
+                                  cap == Capability::Dequantize);
+  if (o.tolerance_ulp && tolerance_applies && j.ulp && *j.ulp <= *o.tolerance_ulp)
+    return j.verdict = Verdict::WithinTolerance, j;
+  if (actual == "invalid" || actual == "reject") j.note = "rejected a case that has a value";
+  return j;
+}
+
+}  // namespace
+
+const char* verdict_name(Verdict v) { return kVerdictNames[size_t(v)]; }
+
+bool verdict_is_conformant(Verdict v) {
+  return v == Verdict::Pass || v == Verdict::PassUnderPolicy || v == Verdict::WithinTolerance ||
+         v == Verdict::ExpectedRejection;
+}
+
+ResultType result_type(Capability cap, std::string_view selector) {
+  switch (cap) {
+    case Capability::Decode:
+      for (std::string_view f : {"BF16", "FP32", "F16", "E4M3FN", "E2M1"})
+        if (selector == f) return ResultType::Binary32;
+      return ResultType::Integer;
+    case Capability::Reconstruct:
+    case Capability::Dequantize: return ResultType::Binary32;
+    case Capability::Convert:
+      if (selector == "F32_TO_BF16_RNE") return ResultType::BF16;
+      if (selector == "F32_TO_F16_RNE") return ResultType::F16;
+      if (selector.rfind("F32_TO_E4M3FN", 0) == 0) return ResultType::E4M3FN;
+      if (selector.rfind("F32_TO_E2M1", 0) == 0) return ResultType::E2M1;
+      return ResultType::Text;
+    default: return ResultType::Text;
+  }
+}
+
+bool token_is_nan(ResultType type, std::string_view token) {
+  uint32_t w;
+  if (!word_of(type, token, &w)) return false;
+  switch (type) {
+    case ResultType::Binary32: return binary32_is_nan(w);
+    case ResultType::BF16: return (w & 0x7f80u) == 0x7f80u && (w & 0x7fu);
+    case ResultType::F16: return (w & 0x7c00u) == 0x7c00u && (w & 0x3ffu);
+    case ResultType::E4M3FN: return (w & 0x7fu) == 0x7fu;
+    default: return false;  // E2M1 has no NaN
+  }
+}
+
+bool policy_known(std::string_view name) {
+  for (const Policy& p : kPolicies)
+    if (p.name == name) return true;
+  return false;
+}
+
+bool policy_allows(std::string_view name, ResultType type, std::string_view expect, std::string_view actual) {
+  for (const Policy& p : kPolicies)
+    if (p.name == name) return p.allows(type, expect, actual);
+  return false;
+}
+
+Judgement judge(Capability cap, ResultType type, std::string_view expect, std::string_view accept,
+                std::string_view actual, const JudgeOptions& o) {
+  if (cap != Capability::Dequantize || (!expect.empty() && expect[0] == '!'))
+    return single(cap, type, expect, accept, actual, o);
+  // Dequantize: a comma list; the case's verdict is its worst element's, the ULP its largest.
+  auto e = split(expect, ','), a = split(actual, ',');
+  Judgement worst;
+  worst.verdict = Verdict::Pass;
+  if (e.size() != a.size()) {
+    worst.verdict = Verdict::Fail;
+    worst.note = "expected " + std::to_string(e.size()) + " elements, got " + std::to_string(a.size());
+    return worst;
+  }
+  for (size_t i = 0; i < e.size(); ++i) {
+    Judgement j = single(cap, type, e[i], accept, a[i], o);
+    if (j.ulp && (!worst.ulp || *j.ulp > *worst.ulp)) worst.ulp = j.ulp;
+    if (int(j.verdict) > int(worst.verdict)) {
+      worst.verdict = j.verdict;
+      worst.policy = j.policy;
+      worst.note = j.note.empty() ? j.note : "element " + std::to_string(i) + ": " + j.note;
+      if (j.verdict == Verdict::Fail && j.note.empty()) worst.note = "first differing element " + std::to_string(i);
+    }
+  }
+  return worst;
+}
+
+}  // namespace nc::runners

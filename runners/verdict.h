@@ -1,0 +1,53 @@
+// The verdict on one case: the result token a target returned against the record's expect and
+// accept columns. Pure functions of their arguments, so the rules are unit-tested directly.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "runners/target.h"
+
+namespace nc::runners {
+
+enum class Verdict {
+  Pass,               // bit-exact (or any NaN where expect is nan*)
+  PassUnderPolicy,    // a documented alternative the record's accept names
+  WithinTolerance,    // an explicit --tolerance ulp:N allowed it; never reported as bit-exact
+  ExpectedRejection,  // the target refused what the spec requires it to refuse
+  Fail,
+  Untested,           // capability or selector unsupported; never counted as a pass
+  TargetError,        // the target said error, crashed, hung or lied
+};
+inline constexpr int kVerdictCount = 7;
+const char* verdict_name(Verdict v);  // "pass", "pass-under-policy", ...
+bool verdict_is_conformant(Verdict v);  // Pass, PassUnderPolicy, WithinTolerance, ExpectedRejection
+
+// What a result token is, so "any NaN" and ULP distance mean the right thing.
+enum class ResultType { Binary32, BF16, F16, E4M3FN, E2M1, Integer, Text };
+ResultType result_type(Capability cap, std::string_view selector);
+
+struct Judgement {
+  Verdict verdict = Verdict::Fail;
+  std::string policy;                 // PassUnderPolicy: the policy applied
+  std::optional<uint64_t> ulp;        // binary32 results that are both numbers: their distance
+  std::string note;                   // why, for failures ("accepted a word that must be rejected")
+};
+
+struct JudgeOptions {
+  std::optional<uint64_t> tolerance_ulp;  // --tolerance ulp:N
+};
+
+// expect and accept are the record's columns; actual the target's token.
+Judgement judge(Capability cap, ResultType type, std::string_view expect, std::string_view accept,
+                std::string_view actual, const JudgeOptions& options);
+
+// The policies this runner knows by name: name -> does `actual` meet the alternative the policy
+// documents (given the record's expect)? Unknown names never grant a pass.
+bool policy_known(std::string_view name);
+bool policy_allows(std::string_view name, ResultType type, std::string_view expect, std::string_view actual);
+// "any NaN of the result type" for one token.
+bool token_is_nan(ResultType type, std::string_view token);
+
+}  // namespace nc::runners
