@@ -72,14 +72,17 @@ TEST_CASE("encode suites: oracle and search probe agree on every selected case",
       const auto st = *nc::oracle::find_source_type(encsearch::src_name(e.src));
       const auto r = nc::oracle::encode_maxabs_f16_recip_rne_v1(ctx, f, st, e.rows, e.k, e.src_words);
       // The probe, group by group, on the converted words.
+      // Spec 7 converts every source before group processing, so a non-finite source anywhere
+      // fails the whole tensor before any scale can overflow.
       std::vector<uint32_t> x;
+      encsearch::Outcome first_failure = encsearch::Outcome::Ok;
       for (uint64_t w : e.src_words) {
         const auto cv = encsearch::to_f32(e.src, w);
-        x.push_back(cv.f32.value_or(0x7fc00000u));
+        if (!cv.f32) first_failure = encsearch::Outcome::Nonfinite;
+        x.push_back(cv.f32.value_or(0));
       }
       std::vector<uint32_t> scales;
       std::vector<int32_t> codes;
-      encsearch::Outcome first_failure = encsearch::Outcome::Ok;
       for (uint64_t row = 0; row < e.rows && first_failure == encsearch::Outcome::Ok; ++row)
         for (uint64_t g0 = 0; g0 < e.k; g0 += s.group) {
           const size_t n = static_cast<size_t>(std::min<uint64_t>(s.group, e.k - g0));
