@@ -42,7 +42,7 @@ std::string known_cause(const std::string& tag) {
   return "";
 }
 
-std::vector<std::string> diagnose(const Suite& suite, const SuiteResult& r) {
+std::vector<std::string> diagnose(const corpus::SuiteHeader& suite, const SuiteResult& r) {
   std::vector<std::string> lines;
   const size_t n = r.failures.size();
   if (n == 0) return lines;
@@ -55,8 +55,8 @@ std::vector<std::string> diagnose(const Suite& suite, const SuiteResult& r) {
   auto cause = [&](const std::string& tag) {
     std::string c = known_cause(tag);
     if (c.empty()) {
-      auto it = suite.tags.find(tag);
-      if (it != suite.tags.end()) c = it->second;
+      for (const auto& [name, description] : suite.tags)
+        if (name == tag) c = description;
     }
     return c.empty() ? std::string("no known cause for this tag") : c;
   };
