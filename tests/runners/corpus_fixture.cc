@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <vector>
@@ -35,6 +36,16 @@ std::string suite_text(const std::string& name, const std::string& op, const std
   return t;
 }
 
+// Every fixture directory is removed when the test binary exits.
+std::vector<std::string>& made_dirs() {
+  static std::vector<std::string> dirs;
+  return dirs;
+}
+void remove_made_dirs() {
+  std::error_code ec;
+  for (const std::string& d : made_dirs()) std::filesystem::remove_all(d, ec);
+}
+
 }  // namespace
 
 std::string read_text(const std::string& path) {
@@ -57,6 +68,8 @@ int run_status(const std::string& command) {
 std::string make_corpus() {
   char tmpl[] = "/tmp/nc-runners-test-XXXXXX";
   std::string dir = mkdtemp(tmpl);
+  if (made_dirs().empty()) std::atexit(remove_made_dirs);
+  made_dirs().push_back(dir);
   const std::string dec_cols = "id word expect accept value class tags comment";
   struct Suite {
     std::string name, text;
