@@ -113,6 +113,7 @@ EncodeResult encode_maxabs_f16_recip_rne_v1(Context& ctx, Format f, SourceType s
   x.reserve(p.group_size);
   mpq_class& scale32 = ctx.q2;
   mpq_class inv32, xv, prod;
+  mpz_class rounded;
   bool negative = false;
 
   for (uint64_t r = 0; r < rows; ++r) {
@@ -177,7 +178,7 @@ EncodeResult encode_maxabs_f16_recip_rne_v1(Context& ctx, Format f, SourceType s
         const uint32_t norm_word = round_rne(ctx, FloatFormat::Binary32, prod, x_negative).word;
         out.normalized32[i] = norm_word;
         exact_into(FloatFormat::Binary32, norm_word, xv, x_negative);
-        const mpz_class rounded = round_to_integral_ties_even(ctx, xv);
+        round_to_integral_ties_even(ctx, xv, rounded);
         const long q = std::clamp<long>(rounded.get_si(), p.qmin, p.qmax);
         out.codes[i] = static_cast<int32_t>(q);
       }

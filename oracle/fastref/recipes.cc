@@ -1,0 +1,116 @@
+#include "oracle/fastref/recipes.h"
+
+#include "oracle/fastref/minifloat_round.h"
+
+namespace nc::fastref {
+
+namespace {
+bool is_nan32(uint32_t w) { return (w & 0x7fffffffu) > 0x7f800000u; }
+bool is_inf32(uint32_t w) { return (w & 0x7fffffffu) == 0x7f800000u; }
+
+uint32_t round_binary32_word(uint32_t w, const MinifloatSpec& dst) {
+  Exact e = binary32_exact(w);
+  return round_exact(e.negative, e.m, e.q, false, dst);
+}
+
+template <Recipe R>
+inline uint32_t convert_one(uint32_t w) {
+  const bool neg = (w >> 31) != 0;
+  switch (R) {
+    case Recipe::F32_TO_BF16_RNE:
+      if (is_nan32(w)) return (w >> 16) | 0x0040u;  // keep sign and top payload, set quiet
+      if (is_inf32(w)) return (w >> 16);
+      return round_binary32_word(w, kBfloat16);
+    case Recipe::F32_TO_F16_RNE:
+      if (is_nan32(w)) return (neg ? 0x8000u : 0u) | 0x7e00u | ((w >> 13) & 0x3ffu);
+      if (is_inf32(w)) return (neg ? 0x8000u : 0u) | 0x7c00u;
+      return round_binary32_word(w, kBinary16);
+    case Recipe::F32_TO_E4M3FN_RNE_SATFINITE:
+      if (is_nan32(w)) return (neg ? 0x80u : 0u) | 0x7fu;
+      if (is_inf32(w)) return (neg ? 0x80u : 0u) | 0x7eu;
+      return round_binary32_word(w, kE4M3FNSat);
+    case Recipe::F32_TO_E4M3FN_RNE_OVF_NAN:
+      if (is_nan32(w) || is_inf32(w)) return (neg ? 0x80u : 0u) | 0x7fu;
+      return round_binary32_word(w, kE4M3FNOvfNaN);
+    case Recipe::F32_TO_E2M1_RNE_SATFINITE:
+      if (is_nan32(w) || is_inf32(w)) return (neg ? 0x8u : 0u) | 0x7u;
+      return round_binary32_word(w, kE2M1Sat);
+  }
+  return 0;
+}
+
+template <Recipe R>
+void convert_all(const uint32_t* src, size_t n, uint32_t* out) {
+  for (size_t k = 0; k < n; ++k) out[k] = convert_one<R>(src[k]);
+}
+
+}  // namespace
+
+uint32_t convert(Recipe r, uint32_t w) {
+  uint32_t out;
+  convert_batch(r, &w, 1, &out);
+  return out;
+}
+
+void convert_batch(Recipe r, const uint32_t* src, size_t n, uint32_t* out) {
+  switch (r) {
+    case Recipe::F32_TO_BF16_RNE: return convert_all<Recipe::F32_TO_BF16_RNE>(src, n, out);
+    case Recipe::F32_TO_F16_RNE: return convert_all<Recipe::F32_TO_F16_RNE>(src, n, out);
+    case Recipe::F32_TO_E4M3FN_RNE_SATFINITE: return convert_all<Recipe::F32_TO_E4M3FN_RNE_SATFINITE>(src, n, out);
+    case Recipe::F32_TO_E4M3FN_RNE_OVF_NAN: return convert_all<Recipe::F32_TO_E4M3FN_RNE_OVF_NAN>(src, n, out);
+    case Recipe::F32_TO_E2M1_RNE_SATFINITE: return convert_all<Recipe::F32_TO_E2M1_RNE_SATFINITE>(src, n, out);
+  }
+}
+
+uint32_t f16_to_binary32(uint32_t w) {
+  uint32_t sign = (w & 0x8000u) << 16, e = (w >> 10) & 0x1fu, f = w & 0x3ffu;
+  if (e == 0x1f) return sign | 0x7f800000u | (f << 13);
+  if (e == 0) return round_exact(sign != 0, f, -24, false, kBinary32);
+  return sign | ((e + 112) << 23) | (f << 13);
+}
+
+uint32_t bf16_to_binary32(uint32_t w) { return (w & 0xffffu) << 16; }
+
+uint32_t e4m3fn_to_binary32(uint32_t w) {
+  uint32_t sign = (w & 0x80u) << 24, e = (w >> 3) & 0xfu, m = w & 7u;
+  if (e == 15 && m == 7) return sign | 0x7fc00000u;
+  if (e == 0) return round_exact(sign != 0, m, -9, false, kBinary32);
+  return round_exact(sign != 0, 8 + m, int(e) - 10, false, kBinary32);
+}
+
+uint32_t e2m1_to_binary32(uint32_t w) {
+  uint32_t sign = (w & 0x8u) << 28, e = (w >> 1) & 3u, m = w & 1u;
+  if (e == 0) return round_exact(sign != 0, m, -1, false, kBinary32);
+  return round_exact(sign != 0, 2 + m, int(e) - 2, false, kBinary32);
+}
+
+uint32_t int_to_binary32(int64_t v) {
+  return round_exact(v < 0, v < 0 ? uint64_t(0) - uint64_t(v) : uint64_t(v), 0, false, kBinary32);
+}
+
+uint32_t binary32_mul(uint32_t a, uint32_t b) {
+  Exact x = binary32_exact(a), y = binary32_exact(b);
+  return round_exact(x.negative != y.negative, x.m * y.m, x.q + y.q, false, kBinary32);
+}
+
+uint32_t binary32_mul_div(uint32_t a, uint32_t b, uint32_t d) {
+  Exact x = binary32_exact(a), y = binary32_exact(b), z = binary32_exact(d);
+  auto trim = [](Exact& e) {  // drop trailing zero bits: E2M1 and E4M3FN values have <= 4 left
+    if (e.m) {
+      int t = __builtin_ctzll(e.m);
+      e.m >>= t;
+      e.q += t;
+    }
+  };
+  trim(x);
+  trim(y);
+  // NVFP4 operands are an E2M1 and an E4M3FN value (x.m * y.m < 2^7), so a shift of 56 keeps the
+  // quotient below 2^63 and, with z.m < 2^24, over 32 significant bits: enough to round once.
+  const int s = 56;
+  unsigned __int128 num = (unsigned __int128)(x.m * y.m) << s;
+  uint64_t quot = uint64_t(num / z.m);
+  bool sticky = (num % z.m) != 0;
+  return round_exact(x.negative != y.negative, quot, x.q + y.q - z.q - s, sticky, kBinary32);
+}
+
+}  // namespace nc::fastref

@@ -1,0 +1,53 @@
+// A sweep domain: a complete, enumerable input space for one capability (every binary32 word for
+// a recipe conversion, every word of a small word type, every (scale, code) pair of a
+// reconstruction). Index i in [0, size) names one input; the domain runs a target on a range of
+// indices and compares each result with the integer reference in oracle/fastref.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ninfer_conform/plugin.h"
+
+namespace nc::sweep {
+
+struct Mismatch {
+  uint64_t index;
+  std::string mismatch_class;  // e.g. "subnormal-input:flushed"
+  std::vector<std::string> input;  // the op's input fields (vectors/FORMAT.md)
+  std::string expected, actual;
+};
+
+// What a range of a domain produced. Mismatches keep the first `keep` by index, per class.
+struct Tally {
+  uint64_t covered = 0;
+  uint64_t unsupported = 0;  // inputs the target declined (NC_EUNSUPPORTED)
+  std::vector<std::pair<std::string, uint64_t>> class_counts;  // sorted by class name
+  std::vector<Mismatch> first;                                 // sorted by index
+  std::string target_error;                                    // non-empty: the range stopped
+  void count(const Mismatch& m, size_t keep);
+  void merge(const Tally& other, size_t keep);
+};
+
+class Domain {
+ public:
+  virtual ~Domain() = default;
+  virtual std::string name() const = 0;
+  virtual uint64_t size() const = 0;
+  // The "#op" this domain's mismatches replay as (vectors/FORMAT.md), e.g. "convert F32_TO_F16_RNE".
+  virtual std::string op() const = 0;
+  // Runs indices begin, begin+stride, ... < end; appends to tally.
+  virtual void run(const nc_plugin_v1& target, uint64_t begin, uint64_t end, uint64_t stride,
+                   size_t keep, Tally& tally) const = 0;
+};
+
+// Every domain this build knows, by name ("convert.F32_TO_BF16_RNE", "decode.E4M3FN", ...).
+std::vector<std::string> domain_names();
+std::unique_ptr<Domain> make_domain(const std::string& name);
+
+// The size of the encode.* domains: random groups per scheme (default 65536).
+void set_encode_groups(uint64_t groups);
+
+}  // namespace nc::sweep

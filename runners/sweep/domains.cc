@@ -1,0 +1,259 @@
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <functional>
+
+#include "oracle/fastref/recipes.h"
+#include "registry/registry.h"
+#include "runners/sweep/domain.h"
+#include "runners/sweep/families.h"
+
+namespace nc::sweep {
+
+namespace {
+
+constexpr size_t kBatch = 1 << 14;
+
+std::string hex(uint32_t w, int digits) { return hex_word(w, digits); }
+
+bool is_nan32(uint32_t w) { return (w & 0x7fffffffu) > 0x7f800000u; }
+
+// How a wrong binary32-producing result relates to the right one, for counting by class.
+std::string result_kind(uint32_t expected, uint32_t actual, int width) {
+  const uint32_t sign = 1u << (width - 1), mag = sign - 1;
+  uint32_t em = expected & mag, am = actual & mag;
+  if (em != 0 && am == 0) return "flushed";
+  if ((expected ^ actual) == sign) return "sign";
+  int64_t e = (expected & sign) ? -int64_t(em) : int64_t(em);
+  int64_t a = (actual & sign) ? -int64_t(am) : int64_t(am);
+  if (e - a == 1 || a - e == 1) return "off-by-one-ulp";
+  return "other";
+}
+
+std::string input_kind32(uint32_t w) {
+  uint32_t e = (w >> 23) & 0xff, f = w & 0x7fffff;
+  if (e == 0xff) return f ? "nan-input" : "inf-input";
+  if (e == 0) return f ? "subnormal-input" : "zero-input";
+  return "normal-input";
+}
+
+// Runs a domain whose inputs are one word each and whose target call fills one word per input.
+// fill(i) gives the input word for index i; call(in, n, out) runs the target; reference(in, n,
+// want) the expectation, a batch at a time; accept(expected, actual) decides a difference that
+// the domain allows (none unless the domain says).
+struct WordDomain : Domain {
+  std::string name_, op_;
+  uint64_t size_;
+  int in_digits, out_digits, out_width;
+  std::function<int(const nc_plugin_v1&, const uint32_t*, size_t, uint32_t*)> call;
+  std::function<void(const uint32_t*, size_t, uint32_t*)> reference;
+  std::function<bool(uint32_t, uint32_t)> accept = [](uint32_t, uint32_t) { return false; };
+  std::function<std::string(uint32_t)> kind_of_input = [](uint32_t) { return std::string("word"); };
+  // The expected result as the corpus writes it (vectors/FORMAT.md); hex by default.
+  std::function<std::string(uint32_t)> expect_token;
+
+  std::string name() const override { return name_; }
+  std::string op() const override { return op_; }
+  uint64_t size() const override { return size_; }
+
+  void run(const nc_plugin_v1& t, uint64_t begin, uint64_t end, uint64_t stride, size_t keep,
+           Tally& tally) const override {
+    std::vector<uint32_t> in(kBatch), out(kBatch), want(kBatch);
+    for (uint64_t i = begin; i < end;) {
+      size_t n = 0;
+      uint64_t first = i;
+      for (; n < kBatch && i < end; ++n, i += stride) in[n] = uint32_t(i);  // index = input word
+      int rc = call(t, in.data(), n, out.data());
+      if (rc == NC_EUNSUPPORTED) {
+        tally.unsupported += n;
+        continue;
+      }
+      if (rc != NC_OK) {
+        tally.target_error = "target returned status " + std::to_string(rc) + " at index " +
+                             std::to_string(first);
+        return;
+      }
+      reference(in.data(), n, want.data());
+      tally.covered += n;
+      if (std::equal(want.begin(), want.begin() + ptrdiff_t(n), out.begin())) continue;
+      for (size_t k = 0; k < n; ++k) {
+        if (want[k] == out[k] || accept(want[k], out[k])) continue;
+        tally.count({first + k * stride, kind_of_input(in[k]) + ":" + result_kind(want[k], out[k], out_width),
+                     {hex(in[k], in_digits)},
+                     expect_token ? expect_token(want[k]) : hex(want[k], out_digits),
+                     hex(out[k], out_digits)},
+                    keep);
+      }
+    }
+  }
+};
+
+template <uint32_t (*F)(uint32_t)>
+void map_words(const uint32_t* in, size_t n, uint32_t* out) {
+  for (size_t k = 0; k < n; ++k) out[k] = F(in[k]);
+}
+
+struct RecipeInfo {
+  const char* name;
+  nc_recipe abi;
+  fastref::Recipe ref;
+  int out_digits, out_width;
+};
+constexpr RecipeInfo kRecipes[] = {
+    {"F32_TO_BF16_RNE", NC_RECIPE_F32_TO_BF16_RNE, fastref::Recipe::F32_TO_BF16_RNE, 4, 16},
+    {"F32_TO_F16_RNE", NC_RECIPE_F32_TO_F16_RNE, fastref::Recipe::F32_TO_F16_RNE, 4, 16},
+    {"F32_TO_E4M3FN_RNE_SATFINITE", NC_RECIPE_F32_TO_E4M3FN_RNE_SATFINITE,
+     fastref::Recipe::F32_TO_E4M3FN_RNE_SATFINITE, 2, 8},
+    {"F32_TO_E4M3FN_RNE_OVF_NAN", NC_RECIPE_F32_TO_E4M3FN_RNE_OVF_NAN,
+     fastref::Recipe::F32_TO_E4M3FN_RNE_OVF_NAN, 2, 8},
+    {"F32_TO_E2M1_RNE_SATFINITE", NC_RECIPE_F32_TO_E2M1_RNE_SATFINITE,
+     fastref::Recipe::F32_TO_E2M1_RNE_SATFINITE, 1, 4},
+};
+
+std::unique_ptr<Domain> convert_domain(const RecipeInfo& r) {
+  auto d = std::make_unique<WordDomain>();
+  d->name_ = std::string("convert.") + r.name;
+  d->op_ = std::string("convert ") + r.name;
+  d->size_ = uint64_t(1) << 32;
+  d->in_digits = 8;
+  d->out_digits = r.out_digits;
+  d->out_width = r.out_width;
+  nc_recipe abi = r.abi;
+  d->call = [abi](const nc_plugin_v1& t, const uint32_t* in, size_t n, uint32_t* out) {
+    return t.convert ? t.convert(abi, in, n, out) : NC_EUNSUPPORTED;
+  };
+  fastref::Recipe ref = r.ref;
+  d->reference = [ref](const uint32_t* in, size_t n, uint32_t* out) { fastref::convert_batch(ref, in, n, out); };
+  d->kind_of_input = input_kind32;
+  return d;
+}
+
+// Decoding of a small word type to binary32 (or, for codes, to a signed integer).
+std::unique_ptr<Domain> decode_domain(WordType wt) {
+  auto d = std::make_unique<WordDomain>();
+  const WordTypeInfo& info = nc::info(wt);
+  d->name_ = "decode." + std::string(info.name);
+  d->op_ = "decode " + std::string(info.name);
+  d->size_ = uint64_t(1) << info.bits;
+  d->in_digits = int((info.bits + 3) / 4);
+  d->out_digits = 8;
+  d->out_width = 32;
+  nc_word_type abi = nc_word_type(int(wt));
+  d->call = [abi](const nc_plugin_v1& t, const uint32_t* in, size_t n, uint32_t* out) {
+    if (!t.decode) return int(NC_EUNSUPPORTED);
+    std::vector<uint8_t> valid(n);
+    int rc = t.decode(abi, in, n, out, valid.data());
+    // An invalid word compares as 0xdeadbeef, which no word of these types decodes to.
+    for (size_t k = 0; k < n; ++k)
+      if (!valid[k]) out[k] = 0xdeadbeefu;
+    return rc;
+  };
+  const uint32_t bits = info.bits;
+  switch (wt) {
+    case WordType::F16: d->reference = map_words<fastref::f16_to_binary32>; break;
+    case WordType::BF16: d->reference = map_words<fastref::bf16_to_binary32>; break;
+    case WordType::E4M3FN:
+      d->reference = map_words<fastref::e4m3fn_to_binary32>;
+      // E4M3FN NaN has no payload to expand: any binary32 NaN is the defined result.
+      d->accept = [](uint32_t e, uint32_t a) { return is_nan32(e) && is_nan32(a); };
+      d->expect_token = [](uint32_t e) { return is_nan32(e) ? std::string("nan*") : hex(e, 8); };
+      break;
+    case WordType::E2M1: d->reference = map_words<fastref::e2m1_to_binary32>; break;
+    default:  // two's-complement codes (spec 5); W8 0x80 has no value
+      d->reference = [bits, wt](const uint32_t* in, size_t n, uint32_t* out) {
+        for (size_t k = 0; k < n; ++k) {
+          int32_t v = int32_t(in[k] << (32 - bits)) >> (32 - bits);
+          out[k] = wt == WordType::W8_CODE && in[k] == 0x80 ? 0xdeadbeefu : uint32_t(v);
+        }
+      };
+      d->expect_token = [](uint32_t e) {
+        return e == 0xdeadbeefu ? std::string("!code-illegal") : std::to_string(int32_t(e));
+      };
+  }
+  return d;
+}
+
+}  // namespace
+
+void Tally::count(const Mismatch& m, size_t keep) {
+  auto it = std::lower_bound(class_counts.begin(), class_counts.end(), m.mismatch_class,
+                             [](const auto& p, const std::string& k) { return p.first < k; });
+  size_t seen = 0;
+  if (it != class_counts.end() && it->first == m.mismatch_class) {
+    seen = it->second++;
+  } else {
+    class_counts.insert(it, {m.mismatch_class, 1});
+  }
+  if (seen < keep) first.push_back(m);
+}
+
+void Tally::merge(const Tally& o, size_t keep) {
+  covered += o.covered;
+  unsupported += o.unsupported;
+  if (target_error.empty()) target_error = o.target_error;
+  for (const auto& [k, v] : o.class_counts) {
+    auto it = std::lower_bound(class_counts.begin(), class_counts.end(), k,
+                               [](const auto& p, const std::string& key) { return p.first < key; });
+    if (it != class_counts.end() && it->first == k)
+      it->second += v;
+    else
+      class_counts.insert(it, {k, v});
+  }
+  first.insert(first.end(), o.first.begin(), o.first.end());
+  std::sort(first.begin(), first.end(), [](const Mismatch& a, const Mismatch& b) { return a.index < b.index; });
+  // Keep the first `keep` of each class by index, as one range over the union would have.
+  std::vector<Mismatch> kept;
+  std::vector<std::pair<std::string, size_t>> per_class;
+  for (const Mismatch& m : first) {
+    auto it = std::find_if(per_class.begin(), per_class.end(), [&](const auto& p) { return p.first == m.mismatch_class; });
+    if (it == per_class.end()) it = per_class.insert(per_class.end(), {m.mismatch_class, 0});
+    if (it->second++ < keep) kept.push_back(m);
+  }
+  first = std::move(kept);
+}
+
+std::string hex_word(uint32_t w, int digits) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%0*" PRIx32, digits, w);
+  return buf;
+}
+
+Family word_family() {
+  return {[] {
+            std::vector<std::string> names;
+            for (const RecipeInfo& r : kRecipes) names.push_back(std::string("convert.") + r.name);
+            for (const WordTypeInfo& w : kWordTypes)
+              if (w.bits <= 16) names.push_back("decode." + std::string(w.name));
+            return names;
+          },
+          [](const std::string& name) -> std::unique_ptr<Domain> {
+            for (const RecipeInfo& r : kRecipes)
+              if (name == std::string("convert.") + r.name) return convert_domain(r);
+            for (const WordTypeInfo& w : kWordTypes)
+              if (w.bits <= 16 && name == "decode." + std::string(w.name)) return decode_domain(w.id);
+            return nullptr;
+          }};
+}
+
+namespace {
+uint64_t g_encode_groups = 65536;
+std::vector<Family> families() { return {word_family(), reconstruct_family(), encode_family()}; }
+}  // namespace
+
+uint64_t encode_groups() { return g_encode_groups; }
+void set_encode_groups(uint64_t groups) { g_encode_groups = groups; }
+
+std::vector<std::string> domain_names() {
+  std::vector<std::string> names;
+  for (const Family& f : families())
+    for (std::string& n : f.names()) names.push_back(std::move(n));
+  return names;
+}
+
+std::unique_ptr<Domain> make_domain(const std::string& name) {
+  for (const Family& f : families())
+    if (auto d = f.make(name)) return d;
+  return nullptr;
+}
+
+}  // namespace nc::sweep

@@ -1,0 +1,47 @@
+// Exhaustive sweeps: run a target over a whole domain (or a deterministic shard or stride of it)
+// against the integer reference, count every mismatch by class, keep the first of each class.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "runners/sweep/domain.h"
+
+namespace nc::sweep {
+
+struct Shard {
+  uint64_t index = 0, count = 1;  // shard `index` of `count`, zero-based as GTEST_SHARD_INDEX
+};
+
+struct Options {
+  unsigned jobs = 1;
+  Shard shard;
+  uint64_t stride = 1;
+  size_t keep = 16;  // first mismatches kept per class
+  bool progress = false;
+};
+
+struct Report {
+  std::string domain, op, target, target_name, target_version;
+  uint64_t domain_size = 0;
+  Shard shard;
+  uint64_t stride = 1;
+  size_t keep = 16;  // first mismatches kept per class
+  Tally tally;
+};
+
+// The index range [begin, end) of a shard: contiguous, so merging shards in order equals one run.
+std::pair<uint64_t, uint64_t> shard_range(uint64_t size, Shard s);
+
+// Runs the domain on an in-process ABI table, split over opts.jobs threads.
+Report run(const Domain& d, const nc_plugin_v1& target, const std::string& target_spec,
+           const Options& opts);
+
+std::string to_json(const Report& r);
+// Parses a report written by to_json; on failure returns false and sets *error.
+bool from_json(const std::string& text, Report* r, std::string* error);
+// Joins shard reports of one domain and target into the report of the unsharded run. All shards
+// 0..N-1 must be present once.
+bool merge(std::vector<Report> shards, Report* out, std::string* error);
+
+}  // namespace nc::sweep

@@ -1,0 +1,84 @@
+"""gfloat (Graphcore's generic floating-point reference in Python) as a pipe adapter.
+
+gfloat describes each format by a FormatInfo and works on values, not words: decode_ndarray
+gives each code's value (float64), round_ndarray rounds float64 values to the format's values,
+encode_ndarray maps values back to codes. Its conventions, isolated here:
+- Rounding is RoundMode.TiesToEven with gradual underflow (its formats carry subnormals).
+- Saturation is the caller's `sat` flag: SATFINITE recipes pass sat=True; F32_TO_E4M3FN_RNE_OVF_NAN
+  passes sat=False (OCP E4M3 has no infinity, so overflow is NaN); BF16/F16 pass sat=False
+  (overflow to infinity).
+- E2M1 has no NaN and gfloat raises on a NaN input there: such a request is answered `error`
+  naming the refused inputs.
+- NaN results are gfloat's one NaN code per format (it does not carry payloads), so NaN payloads
+  are not preserved; decode returns values, so every NaN word decodes to numpy's default NaN.
+Formats used: format_info_bfloat16, format_info_binary16, format_info_ocp_e4m3 (E4M3FN),
+format_info_ocp_e2m1 (E2M1).
+"""
+import importlib.metadata as md
+import os
+import sys
+
+import numpy as np
+from gfloat import RoundMode, decode_ndarray, encode_ndarray, round_ndarray
+from gfloat.formats import (format_info_bfloat16, format_info_binary16, format_info_ocp_e2m1,
+                            format_info_ocp_e4m3)
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nc_pipe  # noqa: E402
+
+DECODE = {
+    "BF16": (format_info_bfloat16, 0xFFFF),
+    "F16": (format_info_binary16, 0xFFFF),
+    "E4M3FN": (format_info_ocp_e4m3, 0xFF),
+    "E2M1": (format_info_ocp_e2m1, 0xF),
+}
+
+# recipe -> (format, saturate, hex digits)
+CONVERT = {
+    "F32_TO_BF16_RNE": (format_info_bfloat16, False, 4),
+    "F32_TO_F16_RNE": (format_info_binary16, False, 4),
+    "F32_TO_E4M3FN_RNE_SATFINITE": (format_info_ocp_e4m3, True, 2),
+    "F32_TO_E4M3FN_RNE_OVF_NAN": (format_info_ocp_e4m3, False, 2),
+    "F32_TO_E2M1_RNE_SATFINITE": (format_info_ocp_e2m1, True, 1),
+}
+
+
+def decode(args):
+    if not args or args[0] not in DECODE:
+        return None
+    fi, mask = DECODE[args[0]]
+    codes = (nc_pipe.hex_words(args[1:]) & mask).astype(np.int64)
+    # Every value of these formats is exact in binary32, so this narrowing is exact.
+    values = decode_ndarray(fi, codes).astype(np.float32)
+    return nc_pipe.fmt_words(values.view(np.uint32), 8)
+
+
+def convert(args):
+    if not args or args[0] not in CONVERT:
+        return None
+    fi, sat, digits = CONVERT[args[0]]
+    src = nc_pipe.hex_words(args[1:]).view(np.float32).astype(np.float64)  # exact widening
+    try:
+        codes = encode_ndarray(fi, round_ndarray(fi, src, RoundMode.TiesToEven, sat))
+    except Exception:
+        raise ValueError("gfloat refuses %s inputs %s" % (args[0], " ".join(refused(fi, sat, args[1:]))))
+    return nc_pipe.fmt_words(codes.astype(np.uint32), digits)
+
+
+def refused(fi, sat, tokens):
+    """The input words gfloat raises on (e.g. NaN into E2M1, which has no NaN): the protocol has
+    no per-element error, so the request is answered `error` naming them rather than inventing
+    a result gfloat does not give."""
+    bad = []
+    for t in tokens:
+        x = np.array([int(t, 16)], dtype=np.uint32).view(np.float32).astype(np.float64)
+        try:
+            encode_ndarray(fi, round_ndarray(fi, x, RoundMode.TiesToEven, sat))
+        except Exception:
+            bad.append(t)
+    return bad[:8] + (["..."] if len(bad) > 8 else [])
+
+
+if __name__ == "__main__":
+    version = "%s+numpy-%s" % (md.version("gfloat"), md.version("numpy"))
+    nc_pipe.serve("gfloat", version, {"decode": decode, "convert": convert})

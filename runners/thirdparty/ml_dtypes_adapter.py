@@ -1,0 +1,59 @@
+"""ml_dtypes (bfloat16, float8_e4m3fn, float4_e2m1fn) as a pipe adapter (runners/PIPE.md).
+
+Conventions of this library, isolated here:
+- Casts are numpy casts through ml_dtypes' C++ converters: round to nearest even, gradual
+  underflow.
+- float32 -> float8_e4m3fn: overflow and infinity become NaN (the type has no infinity), so the
+  cast implements F32_TO_E4M3FN_RNE_OVF_NAN. ml_dtypes has no saturating cast, so
+  F32_TO_E4M3FN_RNE_SATFINITE is unsupported (a caller would have to clip first: that is a
+  different implementation, not ml_dtypes').
+- float32 -> float4_e2m1fn: the type has no infinity or NaN; overflow saturates to +-6, so the cast
+  is offered as F32_TO_E2M1_RNE_SATFINITE (its NaN result is whatever ml_dtypes picks).
+- float32 -> bfloat16: F32_TO_BF16_RNE; NaN handling as ml_dtypes does it.
+- binary16 is numpy's, not ml_dtypes', so F16 is not provided.
+Run with the project venv's python: .venv/bin/python runners/thirdparty/ml_dtypes_adapter.py
+"""
+import importlib.metadata as md
+import os
+import sys
+
+import ml_dtypes
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nc_pipe  # noqa: E402
+
+# word type -> (storage dtype, ml_dtypes type, low-bit mask)
+DECODE = {
+    "BF16": (np.uint16, ml_dtypes.bfloat16, 0xFFFF),
+    "E4M3FN": (np.uint8, ml_dtypes.float8_e4m3fn, 0xFF),
+    "E2M1": (np.uint8, ml_dtypes.float4_e2m1fn, 0xF),
+}
+
+# recipe -> (destination type, storage dtype, hex digits, low-bit mask)
+CONVERT = {
+    "F32_TO_BF16_RNE": (ml_dtypes.bfloat16, np.uint16, 4, 0xFFFF),
+    "F32_TO_E4M3FN_RNE_OVF_NAN": (ml_dtypes.float8_e4m3fn, np.uint8, 2, 0xFF),
+    "F32_TO_E2M1_RNE_SATFINITE": (ml_dtypes.float4_e2m1fn, np.uint8, 1, 0xF),
+}
+
+
+def decode(args):
+    if not args or args[0] not in DECODE:
+        return None
+    storage, dtype, mask = DECODE[args[0]]
+    words = (nc_pipe.hex_words(args[1:]) & mask).astype(storage)
+    return nc_pipe.fmt_words(words.view(dtype).astype(np.float32).view(np.uint32), 8)
+
+
+def convert(args):
+    if not args or args[0] not in CONVERT:
+        return None
+    dtype, storage, digits, mask = CONVERT[args[0]]
+    src = nc_pipe.hex_words(args[1:]).view(np.float32)
+    return nc_pipe.fmt_words(src.astype(dtype).view(storage) & mask, digits)
+
+
+if __name__ == "__main__":
+    version = "%s+numpy-%s" % (md.version("ml_dtypes"), md.version("numpy"))
+    nc_pipe.serve("ml_dtypes", version, {"decode": decode, "convert": convert})

@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Tests the certification check (runners/thirdparty/certify.py) end to end with the real
+`ninfer-conform certify` on a small hand-derived fixture corpus: recording findings, an unchanged
+re-run passing, and a changed finding (a failing case ID, a verdict) failing the check.
+
+usage: certify_check_test.py CLI BUILD_DIR
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE = os.path.dirname(os.path.dirname(HERE))
+cli, build = sys.argv[1], sys.argv[2]
+passed = failed = 0
+
+
+def check(ok, what):
+    global passed, failed
+    passed, failed = (passed + 1, failed) if ok else (passed, failed + 1)
+    if not ok:
+        print("FAIL:", what)
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    corpus, certs = os.path.join(tmp, "corpus"), os.path.join(tmp, "certs")
+    subprocess.run([sys.executable, os.path.join(HERE, "make_fixture_corpus.py"), corpus], check=True)
+
+    def certify(impl, mode):
+        r = subprocess.run([sys.executable, os.path.join(SOURCE, "runners", "thirdparty", "certify.py"),
+                            "--cli", cli, "--build", build, "--corpus", corpus, "--certs", certs, impl, mode],
+                           capture_output=True, text=True)
+        return r.returncode, r.stdout + r.stderr
+
+    rc, out = certify("eigen", "--check")
+    check(rc == 77, "check before any --write is skipped, got %d: %s" % (rc, out))
+
+    for impl, failing in (("eigen", []), ("x86-avx512bf16-vcvtneps2bf16", ["00010000"])):
+        rc, out = certify(impl, "--write")
+        check(rc == 0, "%s --write: %d %s" % (impl, rc, out))
+        expected_file = os.path.join(certs, impl, "expected-findings.json")
+        with open(expected_file) as f:
+            found = json.load(f)
+        suite = found["suites"]["convert.F32_TO_BF16_RNE"]
+        # Hand-derived: Eigen passes every record (NaN under nan-any); VCVTNEPS2BF16 flushes the
+        # subnormal 0x00010000 (DAZ), so exactly that record fails.
+        with open(os.path.join(certs, impl, "certificate.json")) as f:
+            inputs = sorted(x["inputs"] for s in json.load(f)["suites"] for x in s["failures"])
+        check(inputs == ["src=" + w for w in failing],
+              "%s failing inputs %s, expected %s" % (impl, inputs, failing))
+        check(len(suite["failing_ids"]) == len(failing), "%s failing ids %s" % (impl, suite["failing_ids"]))
+        check(os.path.exists(os.path.join(certs, impl, "certificate.md")), "%s certificate.md" % impl)
+
+        rc, out = certify(impl, "--check")
+        check(rc == 0 and "unchanged" in out, "%s unchanged re-run: %d %s" % (impl, rc, out))
+
+        # A drifted finding must fail the check and say what changed.
+        found["capabilities"]["decode"] = "tampered"
+        suite["failing_ids"] = suite["failing_ids"][1:] if suite["failing_ids"] else ["convert.F32_TO_BF16_RNE:000000000000"]
+        with open(expected_file, "w") as f:
+            json.dump(found, f)
+        rc, out = certify(impl, "--check")
+        check(rc == 1 and "CHANGED /capabilities/decode" in out and "failing_ids" in out,
+              "%s tampered expectations must fail: %d %s" % (impl, rc, out))
+
+print("%d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)

@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Speaks the pipe protocol (runners/PIPE.md) to the ml_dtypes and gfloat adapters and checks
+hand-derived values (same derivations as spec_cases.h), plus each library's documented
+departures (NaN and overflow conventions) so a change in either shows up.
+
+usage: pipe_adapters_test.py SOURCE_DIR   (exit 77 = skipped: no .venv, run scripts/install-thirdparty)
+"""
+import os
+import subprocess
+import sys
+
+src = sys.argv[1]
+python = os.path.join(src, ".venv", "bin", "python")
+if not os.access(python, os.X_OK):
+    print("SKIPPED: no %s; run scripts/install-thirdparty" % python)
+    sys.exit(77)
+
+# Spec 3.3/3.1 and the recipes: (request, expected response tokens).
+COMMON = [
+    ("decode E4M3FN 7e fe 01 07 08 38 00 80",
+     "43e00000 c3e00000 3b000000 3c600000 3c800000 3f800000 00000000 80000000"),
+    ("decode E2M1 0 1 2 3 4 5 6 7 8 f",
+     "00000000 3f000000 3f800000 3fc00000 40000000 40400000 40800000 40c00000 80000000 c0c00000"),
+    ("decode BF16 3f80 0001 8000 7f80 ff7f", "3f800000 00010000 80000000 7f800000 ff7f0000"),
+    ("convert F32_TO_BF16_RNE 3f808000 3f818000 3f808001 3f807fff 7f7fffff ff800000 00010000 00008000 80000000",
+     "3f80 3f82 3f81 3f80 7f80 ff80 0001 0000 8000"),
+    ("convert F32_TO_E4M3FN_RNE_OVF_NAN 3f800000 43e00000 43e7ffff", "38 7e 7e"),
+    ("convert F32_TO_E2M1_RNE_SATFINITE 40a00000 40200000 3f400000 3e800000 4e6e6b28 ff800000 80000000",
+     "6 4 2 0 7 f 8"),
+    ("frobnicate 1", None),  # unknown op
+    ("encode Q4G64_F16S FP32 1x2 3f800000,bf000000", None),
+]
+
+ADAPTERS = {
+    "ml_dtypes_adapter.py": ("ml_dtypes", COMMON + [
+        # ml_dtypes has no saturating e4m3fn cast and no binary16 of its own.
+        ("convert F32_TO_E4M3FN_RNE_SATFINITE 3f800000", None),
+        ("decode F16 3c00", None),
+        # Documented: overflow and infinity -> NaN (OVF_NAN profile), sign kept.
+        ("convert F32_TO_E4M3FN_RNE_OVF_NAN 43fa0000 c3fa0000 7f800000 ff800000", "7f ff 7f ff"),
+    ]),
+    "gfloat_adapter.py": ("gfloat", COMMON + [
+        ("decode F16 3c00 0001 03ff 7bff fc00 8000",
+         "3f800000 33800000 387fc000 477fe000 ff800000 80000000"),
+        ("convert F32_TO_F16_RNE 3f800000 477ff000 477fefff 33000000 33000001 33c00000 ff800000 80000000",
+         "3c00 7c00 7bff 0000 0001 0002 fc00 8000"),
+        ("convert F32_TO_E4M3FN_RNE_SATFINITE 3f800000 43fa0000 7f800000 ff800000 43e80000 3a800000 3b400000 3ac00000 80000000",
+         "38 7e 7e fe 7e 00 02 01 80"),
+    ]),
+}
+
+passed = failed = 0
+
+
+def check(ok, what):
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL:", what)
+
+
+for script, (name, cases) in ADAPTERS.items():
+    requests = ["hello 1"] + [r for r, _ in cases]
+    proc = subprocess.run([python, os.path.join(src, "runners", "thirdparty", script)],
+                          input="".join(r + "\n" for r in requests), capture_output=True,
+                          text=True, timeout=50)
+    lines = proc.stdout.splitlines()
+    check(proc.returncode == 0, "%s exit status %d: %s" % (script, proc.returncode, proc.stderr[-500:]))
+    check(len(lines) == len(requests), "%s answered %d lines for %d requests" % (script, len(lines), len(requests)))
+    if not lines:
+        continue
+    hello = lines[0].split(" ")
+    check(len(hello) == 3 and hello[:2] == ["ok", name] and "+numpy-" in hello[2],
+          "%s hello: %r" % (script, lines[0]))
+    for (request, expect), got in zip(cases, lines[1:]):
+        want = "unsupported" if expect is None else "ok " + expect
+        check(got == want, "%s: %s\n  want %s\n  got  %s" % (script, request, want, got))
+
+print("%d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)
