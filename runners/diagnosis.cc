@@ -71,7 +71,8 @@ std::vector<std::string> diagnose(const corpus::SuiteHeader& suite, const SuiteR
   }
   if (r.cap == Capability::Encode) {
     std::map<std::string, size_t> steps;
-    for (const CaseResult& f : r.failures) ++steps[encode_step(f)];
+    for (const CaseResult& f : r.failures)
+      if (f.verdict == Verdict::Fail) ++steps[encode_step(f)];
     for (auto& [step, count] : steps)
       lines.push_back(std::to_string(count) + " encode failure(s) diverge at the " + step +
                       (step == "scale" ? " step (amax32 / raw_scale32 / scale16 of spec 7)"
