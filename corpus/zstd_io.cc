@@ -28,11 +28,13 @@ std::string zstd_compress(std::string_view text) {
 
 namespace {
 
-// Feeds `in` through `dctx`, appending output to `out`; returns ZSTD's hint (0 = frame complete).
-size_t decompress_chunk(ZSTD_DCtx* dctx, ZSTD_inBuffer& in, std::string& out, std::string& err) {
-  size_t hint = 1;
+// Feeds `in` through `dctx`, appending output to `out`; returns ZSTD's hint (0 = frame complete),
+// or `hint` unchanged when there was nothing to do.
+size_t decompress_chunk(ZSTD_DCtx* dctx, ZSTD_inBuffer& in, std::string& out, std::string& err, size_t hint) {
   std::vector<char> buf(ZSTD_DStreamOutSize());
-  while (in.pos < in.size) {
+  // Keep going while input remains or the last call filled the output (data still buffered).
+  bool output_full = false;
+  while (in.pos < in.size || output_full) {
     ZSTD_outBuffer o{buf.data(), buf.size(), 0};
     hint = ZSTD_decompressStream(dctx, &o, &in);
     if (ZSTD_isError(hint)) {
@@ -40,17 +42,7 @@ size_t decompress_chunk(ZSTD_DCtx* dctx, ZSTD_inBuffer& in, std::string& out, st
       return hint;
     }
     out.append(buf.data(), o.pos);
-  }
-  // Flush whatever is still buffered inside the context.
-  for (;;) {
-    ZSTD_outBuffer o{buf.data(), buf.size(), 0};
-    hint = ZSTD_decompressStream(dctx, &o, &in);
-    if (ZSTD_isError(hint)) {
-      err = ZSTD_getErrorName(hint);
-      return hint;
-    }
-    out.append(buf.data(), o.pos);
-    if (o.pos < o.size) break;
+    output_full = o.pos == o.size;
   }
   return hint;
 }
@@ -62,7 +54,7 @@ Result<std::string> zstd_decompress(std::string_view compressed, const std::stri
   if (dctx == nullptr) throw std::runtime_error("ZSTD_createDCtx failed");
   ZSTD_inBuffer in{compressed.data(), compressed.size(), 0};
   std::string out, err;
-  size_t hint = decompress_chunk(dctx, in, out, err);
+  size_t hint = decompress_chunk(dctx, in, out, err, 1);
   ZSTD_freeDCtx(dctx);
   if (!err.empty()) return Error{name, 0, "", "corrupt zstd data: " + err};
   if (compressed.empty()) return Error{name, 0, "", "empty file: no zstd frame"};
@@ -113,7 +105,7 @@ Result<bool> ZstdFileStream::read(std::string& out) {
   m.hash.update(std::string_view(m.in_buf.data(), n));
   ZSTD_inBuffer in{m.in_buf.data(), n, 0};
   std::string err;
-  m.last_hint = decompress_chunk(m.dctx, in, out, err);
+  m.last_hint = decompress_chunk(m.dctx, in, out, err, m.last_hint);
   if (!err.empty()) {
     m.done = true;
     return Error{path_, 0, "", "corrupt zstd data: " + err};

@@ -1,0 +1,227 @@
+// generate, lint, show: the corpus commands. Thin: the work is in generator/ and corpus/.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <thread>
+
+#include "cli/command.h"
+#include "corpus/lint.h"
+#include "corpus/manifest.h"
+#include "corpus/reader.h"
+#include "corpus/writer.h"
+#include "generator/check.h"
+#include "generator/generate.h"
+
+namespace {
+
+using namespace nc;
+using cli::kExitNonConformant;
+using cli::kExitOk;
+using cli::kExitUsage;
+
+int usage_error(const char* cmd, const std::string& msg) {
+  std::fprintf(stderr, "ninfer-conform %s: %s (see --help)\n", cmd, msg.c_str());
+  return kExitUsage;
+}
+
+// Returns the value after flag argv[i] (advancing i), or nullptr when missing.
+const char* flag_value(int argc, char** argv, int& i) { return i + 1 < argc ? argv[++i] : nullptr; }
+
+int run_generate(int argc, char** argv) {
+  if (cli::wants_help(argc, argv)) {
+    std::printf(
+        "usage: ninfer-conform generate [--out DIR] [--suite GLOB] [--jobs N] [--check]\n"
+        "Regenerates the golden corpus from the oracle (default DIR: %s).\n"
+        "  --suite GLOB  only suites whose name matches (fnmatch); others keep their manifest entry\n"
+        "  --jobs N      suites built in N threads (output is identical for any N)\n"
+        "  --check       regenerate in memory and compare with DIR; exit 1 naming the first difference\n",
+        NC_DEFAULT_CORPUS_DIR);
+    return kExitOk;
+  }
+  std::string out = NC_DEFAULT_CORPUS_DIR, glob;
+  unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+  bool check = false;
+  for (int i = 0; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--out" || a == "--corpus") {
+      const char* v = flag_value(argc, argv, i);
+      if (!v) return usage_error("generate", a + " needs a directory");
+      out = v;
+    } else if (a == "--suite") {
+      const char* v = flag_value(argc, argv, i);
+      if (!v) return usage_error("generate", "--suite needs a glob");
+      glob = v;
+    } else if (a == "--jobs") {
+      const char* v = flag_value(argc, argv, i);
+      char* end = nullptr;
+      unsigned long n = v ? std::strtoul(v, &end, 10) : 0;
+      if (!v || *end || n < 1 || n > 256) return usage_error("generate", "--jobs needs a count from 1 to 256");
+      jobs = static_cast<unsigned>(n);
+    } else if (a == "--check") {
+      check = true;
+    } else {
+      return usage_error("generate", "unknown argument `" + a + "`");
+    }
+  }
+  gen::GenerateOptions opts;
+  opts.glob = glob;
+  opts.jobs = jobs;
+  opts.compress = !check;
+  const bool tty = ::isatty(2);
+  if (tty)
+    opts.progress = [](size_t done, size_t total, const std::string& name) {
+      std::fprintf(stderr, "\r\033[K[%zu/%zu] %s", done, total, name.c_str());
+    };
+  auto t0 = std::chrono::steady_clock::now();
+  auto suites = gen::generate_suites(opts);
+  if (tty) std::fprintf(stderr, "\r\033[K");
+  if (!suites) {
+    std::fprintf(stderr, "ninfer-conform generate: %s\n", suites.error().message().c_str());
+    return kExitUsage;
+  }
+  uint64_t records = 0, bytes = 0;
+  for (const auto& s : *suites) {
+    records += s.records;
+    bytes += check ? s.text.size() : s.compressed.size();
+  }
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (check) {
+    auto errors = gen::check_corpus(out, *suites, glob.empty());
+    for (const auto& e : errors) std::fprintf(stderr, "ninfer-conform generate --check: %s\n", e.message().c_str());
+    if (!errors.empty()) return kExitNonConformant;
+    std::printf("check ok: %zu suites, %llu records match %s (%.1f s)\n", suites->size(), static_cast<unsigned long long>(records), out.c_str(), secs);
+    return kExitOk;
+  }
+  corpus::Manifest m = gen::provenance_manifest();
+  if (!glob.empty()) {
+    // A partial run keeps the other suites' entries; a full run lists exactly what it wrote.
+    auto old = corpus::read_manifest(out);
+    if (old) m.suites = old->suites;
+  }
+  if (auto err = corpus::write_corpus(out, *suites, m)) {
+    std::fprintf(stderr, "ninfer-conform generate: %s\n", err->message().c_str());
+    return kExitUsage;
+  }
+  if (glob.empty()) {
+    // Suites that are no longer generated would otherwise linger unlisted.
+    std::error_code ec;
+    for (const auto& de : std::filesystem::directory_iterator(out, ec)) {
+      std::string fn = de.path().filename().string();
+      if (!fn.ends_with(".vec.zst")) continue;
+      bool keep = false;
+      for (const auto& s : *suites) keep = keep || fn == s.name + ".vec.zst";
+      if (!keep) std::filesystem::remove(de.path(), ec);
+    }
+  }
+  std::printf("wrote %zu suites, %llu records, %llu bytes compressed to %s (%.1f s, %u jobs)\n", suites->size(),
+              static_cast<unsigned long long>(records), static_cast<unsigned long long>(bytes), out.c_str(), secs, jobs);
+  return kExitOk;
+}
+
+int run_lint(int argc, char** argv) {
+  if (cli::wants_help(argc, argv)) {
+    std::printf(
+        "usage: ninfer-conform lint [--corpus DIR]\n"
+        "Checks a corpus (default %s): manifest, sizes, hashes, schema, duplicate ids, declared vs\n"
+        "found record counts, canonical formatting. Exit 2 on any problem.\n",
+        NC_DEFAULT_CORPUS_DIR);
+    return kExitOk;
+  }
+  std::string dir = NC_DEFAULT_CORPUS_DIR;
+  for (int i = 0; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--corpus") {
+      const char* v = flag_value(argc, argv, i);
+      if (!v) return usage_error("lint", "--corpus needs a directory");
+      dir = v;
+    } else {
+      return usage_error("lint", "unknown argument `" + a + "`");
+    }
+  }
+  corpus::LintReport rep = corpus::lint_corpus(dir);
+  for (const auto& e : rep.errors) std::fprintf(stderr, "ninfer-conform lint: %s\n", e.message().c_str());
+  if (!rep.errors.empty()) return kExitUsage;
+  std::printf("lint ok: %zu suites, %llu records in %s\n", rep.suites, static_cast<unsigned long long>(rep.records), dir.c_str());
+  return kExitOk;
+}
+
+int run_show(int argc, char** argv) {
+  if (cli::wants_help(argc, argv)) {
+    std::printf(
+        "usage: ninfer-conform show SUITE [--case ID | --tag T] [--corpus DIR]\n"
+        "Prints a suite's header and its records, one `column: value` per line.\n");
+    return kExitOk;
+  }
+  std::string dir = NC_DEFAULT_CORPUS_DIR, suite, case_id, tag;
+  for (int i = 0; i < argc; ++i) {
+    std::string a = argv[i];
+    const char* v = nullptr;
+    if (a == "--corpus" || a == "--case" || a == "--tag") {
+      v = flag_value(argc, argv, i);
+      if (!v) return usage_error("show", a + " needs a value");
+    }
+    if (a == "--corpus") dir = v;
+    else if (a == "--case") case_id = v;
+    else if (a == "--tag") tag = v;
+    else if (!a.starts_with("-") && suite.empty()) suite = a;
+    else return usage_error("show", "unknown argument `" + a + "`");
+  }
+  if (suite.empty()) return usage_error("show", "name a suite");
+  if (!case_id.empty() && !tag.empty()) return usage_error("show", "--case and --tag exclude each other");
+  // An id may be given without its suite prefix.
+  if (!case_id.empty() && case_id.find(':') == std::string::npos) case_id = suite + ":" + case_id;
+  auto opened = corpus::SuiteReader::open((std::filesystem::path(dir) / (suite + ".vec.zst")).string());
+  if (!opened) {
+    std::fprintf(stderr, "ninfer-conform show: %s\n", opened.error().message().c_str());
+    return kExitUsage;
+  }
+  corpus::SuiteReader& r = **opened;
+  const auto& h = r.header();
+  std::printf("suite %s: %s\nop %s, spec %s, %llu records\n", h.suite.c_str(), h.about.c_str(), h.op.c_str(), h.spec.c_str(),
+              static_cast<unsigned long long>(h.records));
+  if (!tag.empty()) {
+    bool declared = false;
+    for (const auto& [k, v] : h.tags) {
+      if (k == tag) {
+        std::printf("tag %s: %s\n", k.c_str(), v.c_str());
+        declared = true;
+      }
+    }
+    if (!declared) return usage_error("show", "suite " + suite + " declares no tag `" + tag + "`");
+  }
+  size_t shown = 0;
+  const size_t tags_col = h.columns.size() - 2;
+  for (;;) {
+    corpus::Record rec;
+    auto more = r.next(rec);
+    if (!more) {
+      std::fprintf(stderr, "ninfer-conform show: %s\n", more.error().message().c_str());
+      return kExitUsage;
+    }
+    if (!*more) break;
+    if (!case_id.empty() && rec.id() != case_id) continue;
+    if (!tag.empty()) {
+      std::string t = "," + rec.fields[tags_col] + ",";
+      if (t.find("," + tag + ",") == std::string::npos) continue;
+    }
+    std::printf("\n");
+    for (size_t c = 0; c < h.columns.size(); ++c) std::printf("  %-8s %s\n", h.columns[c].c_str(), rec.fields[c].c_str());
+    ++shown;
+  }
+  if (shown == 0 && !case_id.empty()) {
+    std::fprintf(stderr, "ninfer-conform show: no case %s in %s\n", case_id.c_str(), suite.c_str());
+    return kExitUsage;
+  }
+  std::printf("\n%zu record(s) shown\n", shown);
+  return kExitOk;
+}
+
+NC_COMMAND("generate", "regenerate the golden corpus (or --check it against the committed one)", run_generate);
+NC_COMMAND("lint", "check a corpus: schema, ids, counts, hashes, canonical form", run_lint);
+NC_COMMAND("show", "print a suite's records (--case ID, --tag T)", run_show);
+
+}  // namespace

@@ -1,0 +1,116 @@
+// The five named binary32 conversions (docs/recipes.md), one suite each: every tie between
+// adjacent destination values (all of them for E4M3FN and E2M1; for BF16 and F16 the first,
+// middle and last ties of every binade, subnormals included), each tie's binary32 neighbours,
+// the underflow-to-zero tie, the overflow boundary, signed zeros, infinities, and NaNs (quiet and
+// signaling, low/high/full payloads, both signs). Expected words from oracle::convert.
+#include "generator/suites/common.h"
+#include "oracle/recipes.h"
+#include "oracle/round.h"
+#include "oracle/value.h"
+
+namespace nc::gen {
+namespace {
+
+struct RecipeCard {
+  oracle::Recipe recipe;
+  oracle::FloatFormat dest;
+  int digits;
+  bool all_ties;  // every adjacent pair, else a per-binade selection
+};
+
+template <oracle::Recipe R>
+RecipeCard card() {
+  switch (R) {
+    case oracle::Recipe::F32_TO_BF16_RNE: return {R, oracle::FloatFormat::BFloat16, 4, false};
+    case oracle::Recipe::F32_TO_F16_RNE: return {R, oracle::FloatFormat::Binary16, 4, false};
+    case oracle::Recipe::F32_TO_E4M3FN_RNE_SATFINITE:
+    case oracle::Recipe::F32_TO_E4M3FN_RNE_OVF_NAN: return {R, oracle::FloatFormat::E4M3FN, 2, true};
+    case oracle::Recipe::F32_TO_E2M1_RNE_SATFINITE: return {R, oracle::FloatFormat::E2M1, 1, true};
+  }
+  return {R, oracle::FloatFormat::BFloat16, 4, false};
+}
+
+template <oracle::Recipe R>
+SuiteInfo recipe_info() {
+  std::string n(oracle::recipe_name(R));
+  SuiteInfo s{"convert." + n, "convert " + n, "Binary32 words converted by " + n + ": ties, their neighbours, underflow, overflow, zeros, infinities and NaNs (docs/recipes.md).", "recipes", {}, {}};
+  s.tags = {
+      {"tie-to-even-down", "exactly halfway, the lower neighbour is even: catches round-half-up / half-away-from-zero."},
+      {"tie-to-even-up", "exactly halfway, the upper neighbour is even: catches round-half-down and truncation."},
+      {"below-tie", "one binary32 ulp below a tie: catches rounding up too early (sticky bit lost)."},
+      {"above-tie", "one binary32 ulp above a tie: catches rounding down (truncation, sticky bit lost)."},
+      {"subnormal", "the destination result is subnormal: catches FTZ and a wrong subnormal rounding position."},
+      {"underflow", "at or around half the smallest subnormal: catches flushing or rounding away from zero."},
+      {"overflow", "at or past the overflow boundary: catches the wrong overflow policy (inf, saturate, NaN)."},
+      {"zero", "a signed zero: catches a lost sign of zero."},
+      {"inf", "an infinity: catches the wrong infinity policy."},
+      {"nan-quiet", "a quiet NaN with a payload: catches payload, sign or quiet-bit mishandling."},
+      {"nan-signaling", "a signaling NaN with a payload: catches a NaN that is not quieted, or a payload that truncates to infinity."},
+      {"negative", "a negative source: catches sign errors in rounding (round toward zero instead of nearest)."},
+  };
+  return s;
+}
+
+template <oracle::Recipe R>
+void recipe_build(SuiteBuilder& b) {
+  const RecipeCard rc = card<R>();
+  const auto& fi = oracle::info(rc.dest);
+  oracle::Context ctx;
+  auto add = [&](uint32_t src, std::vector<std::string> tags) {
+    uint32_t dst = oracle::convert(ctx, R, src);
+    if (src >> 31) tags.push_back("negative");
+    oracle::Exact e = oracle::exact_value(oracle::FloatFormat::Binary32, src);
+    b.add(Case{{hex_word(src, 8)}, hex_word(dst, rc.digits), {}, {oracle::format_exact(e)}, tags, "binary32 source"});
+  };
+  const uint32_t max = fi.max_finite_magnitude_bits;
+  const uint32_t frac_one = 1u << fi.fraction_bits;
+  auto selected = [&](uint32_t w) {
+    if (rc.all_ties) return true;
+    uint32_t m = w & (frac_one - 1);
+    return m <= 2 || m == frac_one / 2 - 1 || m == frac_one / 2 || m >= frac_one - 2;
+  };
+  for (uint32_t sign : {0u, 1u}) {
+    const uint32_t dsign = sign << (fi.bits - 1), ssign = sign << 31;
+    // Ties between adjacent finite destination values, and their binary32 neighbours.
+    for (uint32_t w = 0; w < max; ++w) {
+      if (!selected(w)) continue;
+      mpq_class mid = (oracle::exact_value(rc.dest, dsign | w).q + oracle::exact_value(rc.dest, dsign | (w + 1)).q) / 2;
+      if (sgn(mid) == 0) continue;
+      uint32_t t = oracle::round_f32(ctx, mid);  // exact: the midpoint has fewer bits than binary32
+      std::vector<std::string> tags{(w & 1) ? "tie-to-even-up" : "tie-to-even-down"};
+      if (w + 1 < frac_one) tags.push_back("subnormal");
+      if (w == 0) tags.push_back("underflow");
+      add(t, tags);
+      std::vector<std::string> nt;
+      if (w + 1 < frac_one) nt.push_back("subnormal");
+      if (w == 0) nt.push_back("underflow");
+      auto below = nt, above = nt;
+      below.push_back("below-tie");
+      above.push_back("above-tie");
+      add(t - 1, below);
+      add(t + 1, above);
+    }
+    // The overflow boundary: the largest finite value, the midpoint past it, its neighbours.
+    mpq_class vmax = oracle::exact_value(rc.dest, max).q;
+    mpq_class vprev = oracle::exact_value(rc.dest, max - 1).q;
+    uint32_t over_mid = oracle::round_f32(ctx, vmax + (vmax - vprev) / 2);
+    uint32_t at_max = oracle::round_f32(ctx, vmax);
+    for (uint32_t w : {at_max, at_max + 1, over_mid - 1, over_mid, over_mid + 1, over_mid + 0x800000u, 0x7f7fffffu})
+      add(ssign | w, {"overflow"});
+    add(ssign | 0x7f800000u, {"inf"});
+    add(ssign, {"zero"});
+    add(ssign | 0x00000001u, {"underflow"});
+    add(ssign | 0x00800000u, {"underflow"});
+    for (uint32_t nan : {0x7fc00000u, 0x7fc00001u, 0x7fe00000u, 0x7fffffffu, 0x7fc0ffffu, 0x7fd55555u}) add(ssign | nan, {"nan-quiet"});
+    for (uint32_t nan : {0x7f800001u, 0x7fa00000u, 0x7fbfffffu, 0x7f80ffffu, 0x7f810000u, 0x7f955555u}) add(ssign | nan, {"nan-signaling"});
+  }
+}
+
+NC_SUITE(recipe_info<oracle::Recipe::F32_TO_BF16_RNE>, recipe_build<oracle::Recipe::F32_TO_BF16_RNE>);
+NC_SUITE(recipe_info<oracle::Recipe::F32_TO_F16_RNE>, recipe_build<oracle::Recipe::F32_TO_F16_RNE>);
+NC_SUITE(recipe_info<oracle::Recipe::F32_TO_E4M3FN_RNE_SATFINITE>, recipe_build<oracle::Recipe::F32_TO_E4M3FN_RNE_SATFINITE>);
+NC_SUITE(recipe_info<oracle::Recipe::F32_TO_E4M3FN_RNE_OVF_NAN>, recipe_build<oracle::Recipe::F32_TO_E4M3FN_RNE_OVF_NAN>);
+NC_SUITE(recipe_info<oracle::Recipe::F32_TO_E2M1_RNE_SATFINITE>, recipe_build<oracle::Recipe::F32_TO_E2M1_RNE_SATFINITE>);
+
+}  // namespace
+}  // namespace nc::gen

@@ -1,0 +1,120 @@
+// Decoding from the bit fields of spec 3.1 (BF16, FP32, I32), 3.3 (E2M1, E4M3FN), 5 (codes) and
+// 6 (binary16 scales). Values are built as integer * 2^exponent in GMP, never through a double.
+#include "oracle/decode.h"
+
+#include "oracle/round.h"
+
+namespace nc::oracle {
+
+ValueClass exact_into(FloatFormat f, uint32_t word, mpq_class& out, bool& negative) {
+  const FloatFormatInfo& fi = info(f);
+  const uint32_t exp_mask = (1u << fi.exponent_bits) - 1;
+  const uint32_t frac_mask = (1u << fi.fraction_bits) - 1;
+  negative = ((word >> (fi.bits - 1)) & 1u) != 0;
+  const uint32_t e = (word >> fi.fraction_bits) & exp_mask;
+  const uint32_t m = word & frac_mask;
+  if (fi.has_inf && e == exp_mask) return m == 0 ? ValueClass::Inf : ValueClass::NaN;
+  if (!fi.has_inf && fi.has_nan && e == exp_mask && m == frac_mask) return ValueClass::NaN;
+  // value = significand * 2^scale_exp, significand an integer
+  uint32_t significand;
+  long scale_exp;
+  ValueClass cls;
+  if (e == 0) {
+    significand = m;
+    scale_exp = 1 - fi.bias - fi.fraction_bits;
+    cls = m == 0 ? ValueClass::Zero : ValueClass::Subnormal;
+  } else {
+    significand = (1u << fi.fraction_bits) | m;
+    scale_exp = static_cast<long>(e) - fi.bias - fi.fraction_bits;
+    cls = ValueClass::Normal;
+  }
+  mpq_set_ui(out.get_mpq_t(), significand, 1);
+  if (scale_exp >= 0) {
+    mpq_mul_2exp(out.get_mpq_t(), out.get_mpq_t(), static_cast<unsigned long>(scale_exp));
+  } else {
+    mpq_div_2exp(out.get_mpq_t(), out.get_mpq_t(), static_cast<unsigned long>(-scale_exp));
+  }
+  if (negative) mpq_neg(out.get_mpq_t(), out.get_mpq_t());
+  return cls;
+}
+
+Exact exact_value(FloatFormat f, uint32_t word) {
+  mpq_class v;
+  bool negative = false;
+  const ValueClass cls = exact_into(f, word, v, negative);
+  if (cls == ValueClass::Inf) return Exact::inf(negative);
+  if (cls == ValueClass::NaN) return Exact::nan(negative);
+  return Exact::finite(std::move(v), negative);
+}
+
+int32_t signed_code(WordType code_type, uint32_t word) {
+  const uint32_t bits = info(code_type).bits;
+  const uint32_t half = 1u << (bits - 1);
+  return word < half ? static_cast<int32_t>(word) : static_cast<int32_t>(word) - static_cast<int32_t>(2 * half);
+}
+
+namespace {
+std::optional<FloatFormat> float_format_of(WordType t) {
+  switch (t) {
+    case WordType::BF16: return FloatFormat::BFloat16;
+    case WordType::FP32: return FloatFormat::Binary32;
+    case WordType::F16: return FloatFormat::Binary16;
+    case WordType::E4M3FN: return FloatFormat::E4M3FN;
+    case WordType::E2M1: return FloatFormat::E2M1;
+    default: return std::nullopt;
+  }
+}
+}  // namespace
+
+Decoded decode(Context& ctx, WordType type, uint32_t word) {
+  Decoded d;
+  const uint32_t bits = info(type).bits;
+  if (bits < 32 && (word >> bits) != 0) {
+    d.valid = false;
+    d.rule = "word";
+    return d;
+  }
+  if (const auto ff = float_format_of(type)) {
+    bool negative = false;
+    d.cls = exact_into(*ff, word, ctx.q0, negative);
+    if (d.cls == ValueClass::Inf) {
+      d.value = Exact::inf(negative);
+    } else if (d.cls == ValueClass::NaN) {
+      d.value = Exact::nan(negative);
+    } else {
+      d.value = Exact::finite(ctx.q0, negative);
+    }
+    switch (type) {
+      case WordType::FP32: d.binary32 = word; break;
+      case WordType::BF16: d.binary32 = word << 16; break;  // spec 3.1: the exact expansion
+      case WordType::F16:
+        if (d.cls == ValueClass::Inf || d.cls == ValueClass::NaN) {
+          // Payload-preserving: sign, all-ones exponent, the 10 fraction bits at the top.
+          d.binary32 = ((word & 0x8000u) << 16) | 0x7f800000u | ((word & 0x3ffu) << 13);
+        } else {
+          d.binary32 = round_rne(ctx, FloatFormat::Binary32, d.value).word;  // exact
+        }
+        break;
+      default:  // E4M3FN, E2M1: finite values are exact in binary32; E4M3FN NaN has no payload
+        if (d.cls != ValueClass::NaN) d.binary32 = round_rne(ctx, FloatFormat::Binary32, d.value).word;
+        break;
+    }
+    return d;
+  }
+  d.cls = ValueClass::Int;
+  int64_t v;
+  if (type == WordType::I32) {
+    v = word < 0x80000000u ? static_cast<int64_t>(word) : static_cast<int64_t>(word) - (int64_t{1} << 32);
+  } else {
+    v = signed_code(type, word);
+    if (type == WordType::W8_CODE && word == 0x80u) {  // spec 5: -128 is outside the language
+      d.valid = false;
+      d.rule = "code-illegal";
+    }
+  }
+  d.integer = v;
+  d.value = Exact::finite(mpq_class(static_cast<long>(v)));
+  return d;
+}
+
+}  // namespace nc::oracle

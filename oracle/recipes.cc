@@ -1,0 +1,74 @@
+// The named binary32 -> narrow conversions. Finite values go through the rounding choke point;
+// each recipe only decides what overflow, infinity and NaN become.
+#include "oracle/recipes.h"
+
+#include <array>
+
+#include "oracle/decode.h"
+#include "oracle/round.h"
+
+namespace nc::oracle {
+
+namespace {
+constexpr std::array<std::string_view, kRecipeCount> kNames{
+    "F32_TO_BF16_RNE", "F32_TO_F16_RNE", "F32_TO_E4M3FN_RNE_SATFINITE", "F32_TO_E4M3FN_RNE_OVF_NAN",
+    "F32_TO_E2M1_RNE_SATFINITE"};
+
+FloatFormat target_of(Recipe r) {
+  switch (r) {
+    case Recipe::F32_TO_BF16_RNE: return FloatFormat::BFloat16;
+    case Recipe::F32_TO_F16_RNE: return FloatFormat::Binary16;
+    case Recipe::F32_TO_E4M3FN_RNE_SATFINITE:
+    case Recipe::F32_TO_E4M3FN_RNE_OVF_NAN: return FloatFormat::E4M3FN;
+    case Recipe::F32_TO_E2M1_RNE_SATFINITE: return FloatFormat::E2M1;
+  }
+  return FloatFormat::Binary32;
+}
+}  // namespace
+
+std::string_view recipe_name(Recipe r) { return kNames[static_cast<size_t>(r)]; }
+
+std::optional<Recipe> find_recipe(std::string_view name) {
+  for (size_t i = 0; i < kNames.size(); ++i) {
+    if (kNames[i] == name) return static_cast<Recipe>(i);
+  }
+  return std::nullopt;
+}
+
+uint32_t convert(Context& ctx, Recipe r, uint32_t w) {
+  const FloatFormat target = target_of(r);
+  const FloatFormatInfo& fi = info(target);
+  bool negative = false;
+  const ValueClass cls = exact_into(FloatFormat::Binary32, w, ctx.q1, negative);
+  const uint32_t sign = negative ? 1u << (fi.bits - 1) : 0;
+  const uint32_t e4m3_nan = sign | 0x7fu;
+  if (cls == ValueClass::NaN) {
+    const uint32_t payload = w & 0x7fffffu;
+    switch (r) {
+      // Truncate the payload to the target's fraction width, then set the quiet bit.
+      case Recipe::F32_TO_BF16_RNE: return sign | 0x7f80u | (payload >> 16) | 0x40u;
+      case Recipe::F32_TO_F16_RNE: return sign | 0x7c00u | (payload >> 13) | 0x200u;
+      case Recipe::F32_TO_E4M3FN_RNE_SATFINITE:
+      case Recipe::F32_TO_E4M3FN_RNE_OVF_NAN: return e4m3_nan;
+      case Recipe::F32_TO_E2M1_RNE_SATFINITE: return sign | 0x7u;
+    }
+  }
+  Rounded rounded;
+  if (cls == ValueClass::Inf) {
+    rounded.overflow = true;
+    rounded.word = sign | (fi.has_inf ? (((1u << fi.exponent_bits) - 1) << fi.fraction_bits) : fi.max_finite_magnitude_bits);
+  } else {
+    rounded = round_rne(ctx, target, ctx.q1, negative);
+  }
+  if (!rounded.overflow) return rounded.word;
+  switch (r) {
+    case Recipe::F32_TO_BF16_RNE:
+    case Recipe::F32_TO_F16_RNE: return rounded.word;  // already the signed infinity
+    case Recipe::F32_TO_E4M3FN_RNE_SATFINITE: return sign | 0x7eu;
+    case Recipe::F32_TO_E4M3FN_RNE_OVF_NAN: return e4m3_nan;
+    case Recipe::F32_TO_E2M1_RNE_SATFINITE: return sign | 0x7u;
+  }
+  return rounded.word;
+}
+
+}  // namespace nc::oracle

@@ -1,0 +1,27 @@
+#include <catch2/catch.hpp>
+
+#include "corpus/case_id.h"
+#include "corpus/sha256.h"
+
+using namespace nc::corpus;
+
+TEST_CASE("SHA-256 matches the FIPS 180-2 test vectors", "[corpus][sha256]") {
+  CHECK(sha256_hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  CHECK(sha256_hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  Sha256 h;
+  h.update("a");
+  h.update("bc");
+  CHECK(h.hex_digest() == sha256_hex("abc"));
+}
+
+TEST_CASE("case ids are stable: values computed independently with sha256sum", "[corpus][id]") {
+  // printf 'decode.E4M3FN\n01' | sha256sum -> 3023f078b747...
+  CHECK(case_id("decode.E4M3FN", {"01"}) == "decode.E4M3FN:3023f078b747");
+  // printf 'parse\n""' | sha256sum -> 858fc3979562...
+  CHECK(case_id("parse", {"\"\""}) == "parse:858fc3979562");
+  // inputs are joined by exactly one space
+  CHECK(case_id("s", {"a", "b"}) == "s:" + sha256_hex("s\na b").substr(0, 12));
+  CHECK(case_id("s", {"a", "b"}) == case_id("s", {"a b"}));  // same hashed bytes, same id
+  CHECK(case_id("s", {"ab"}) != case_id("s", {"a", "b"}));
+  CHECK(case_id("s1", {"a"}) != case_id("s2", {"a"}));
+}

@@ -1,0 +1,88 @@
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "corpus/manifest.h"
+#include "corpus/writer.h"
+#include "corpus_fixture.h"
+
+using namespace nc::corpus;
+using namespace nc::corpus::test;
+
+namespace {
+
+// Writes the demo suite and its manifest into `dir`; returns the manifest.
+Manifest write_demo(const ScratchDir& dir) {
+  auto parsed = read_suite_text(demo_text(), "demo");
+  REQUIRE(parsed.ok());
+  std::vector<std::vector<std::string>> recs;
+  for (auto& r : parsed->records) recs.push_back(r.fields);
+  auto r = render_suite(parsed->header, recs);
+  REQUIRE(r.ok());
+  r->compress();
+  Manifest m;
+  m.schema = kSchemaVersion;
+  m.generator_version = "test";
+  m.seed = "0x1";
+  m.libraries = {{"gmp", "6"}, {"mpfr", "4"}};
+  REQUIRE_FALSE(write_corpus(dir.path, {*r}, m).has_value());
+  auto back = read_manifest(dir.path);
+  REQUIRE(back.ok());
+  return *back;
+}
+
+}  // namespace
+
+TEST_CASE("manifest JSON round-trips", "[corpus][manifest]") {
+  ScratchDir dir;
+  Manifest m = write_demo(dir);
+  CHECK(m.libraries.at("mpfr") == "4");
+  CHECK(m.suites.at(0).records == 3);
+  auto again = parse_manifest(manifest_json(m), "m");
+  REQUIRE(again.ok());
+  CHECK(manifest_json(*again) == manifest_json(m));
+  CHECK_THAT(parse_manifest("{", "m.json").error().message(), Catch::Contains("m.json: not valid JSON"));
+  CHECK_THAT(parse_manifest("{}", "m.json").error().message(), Catch::Contains("bad manifest structure"));
+}
+
+TEST_CASE("verify_corpus accepts an intact corpus and names tampered files", "[corpus][manifest]") {
+  ScratchDir dir;
+  Manifest m = write_demo(dir);
+  CHECK(verify_corpus(dir.path, m).empty());
+  const std::string path = dir.file("t.demo.vec.zst");
+  const std::string good = read_bytes(path);
+  const std::string& want = m.suites[0].compressed_sha256;
+
+  SECTION("truncated") {
+    write_bytes(path, good.substr(0, good.size() - 1));
+    auto errs = verify_corpus(dir.path, m);
+    REQUIRE(errs.size() == 1);
+    CHECK_THAT(errs[0].message(), Catch::Contains("t.demo.vec.zst") && Catch::Contains(want));
+  }
+  SECTION("same size, one byte changed") {
+    std::string bad = good;
+    bad[bad.size() - 1] ^= 1;  // inside the frame checksum
+    write_bytes(path, bad);
+    auto errs = verify_corpus(dir.path, m);
+    REQUIRE(errs.size() == 1);
+    CHECK_THAT(errs[0].message(), Catch::Contains("t.demo.vec.zst") && Catch::Contains(want));
+  }
+  SECTION("missing") {
+    std::filesystem::remove(path);
+    auto errs = verify_corpus(dir.path, m);
+    REQUIRE(errs.size() == 1);
+    CHECK_THAT(errs[0].message(), Catch::Contains("missing") && Catch::Contains(want));
+  }
+  SECTION("record count in the manifest differs") {
+    m.suites[0].records = 4;
+    auto errs = verify_corpus(dir.path, m);
+    REQUIRE(errs.size() == 1);
+    CHECK_THAT(errs[0].message(), Catch::Contains("manifest declares 4 records, found 3"));
+  }
+  SECTION("an unlisted suite file") {
+    write_bytes(dir.file("extra.vec.zst"), good);
+    auto errs = verify_corpus(dir.path, m);
+    REQUIRE(errs.size() == 1);
+    CHECK_THAT(errs[0].message(), Catch::Contains("not listed"));
+  }
+}

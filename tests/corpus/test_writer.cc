@@ -1,0 +1,97 @@
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "corpus/case_id.h"
+#include "corpus/writer.h"
+#include "corpus/zstd_io.h"
+#include "corpus_fixture.h"
+
+using namespace nc::corpus;
+using nc::corpus::test::demo_text;
+
+namespace {
+
+SuiteHeader demo_header() {
+  SuiteHeader h;
+  h.suite = "t.demo";
+  h.op = "decode E4M3FN";
+  h.about = "A demo.";
+  h.spec = "3.3";
+  h.columns = {"id", "word", "expect", "accept", "value", "class", "tags", "comment"};
+  h.tags = {{"subnormal", "e == 0, m != 0"}};
+  h.policies = {{"nan-any", "any NaN"}};
+  return h;
+}
+
+std::vector<std::vector<std::string>> demo_records() {
+  // Deliberately not in id order: the writer sorts.
+  return {
+      {case_id("t.demo", {"02"}), "02", "3b800000", "nan-any", "0x1p-8", "subnormal", "subnormal", ""},
+      {case_id("t.demo", {"00"}), "00", "00000000", "-", "0x0p+0", "zero", "-", "positive zero"},
+      {case_id("t.demo", {"01"}), "01", "3b000000", "-", "0x1p-9", "subnormal", "subnormal", "smallest positive subnormal"},
+  };
+}
+
+}  // namespace
+
+TEST_CASE("writer renders the canonical text of FORMAT.md byte for byte", "[corpus][writer]") {
+  Result<RenderedSuite> r = render_suite(demo_header(), demo_records());
+  REQUIRE(r.ok());
+  r->compress();
+  CHECK(r->text == demo_text());  // hand-written fixture
+  CHECK(r->records == 3);
+  Result<std::string> back = zstd_decompress(r->compressed, "x");
+  REQUIRE(back.ok());
+  CHECK(*back == r->text);
+}
+
+TEST_CASE("writer output is deterministic", "[corpus][writer]") {
+  auto a = render_suite(demo_header(), demo_records());
+  auto recs = demo_records();
+  std::reverse(recs.begin(), recs.end());
+  auto b = render_suite(demo_header(), recs);
+  REQUIRE(a.ok());
+  REQUIRE(b.ok());
+  a->compress();
+  b->compress();
+  CHECK(a->text == b->text);
+  CHECK(a->compressed == b->compressed);
+}
+
+TEST_CASE("writer refuses what the reader would refuse", "[corpus][writer]") {
+  auto recs = demo_records();
+  recs[1][6] = "undeclared";
+  auto r = render_suite(demo_header(), recs);
+  REQUIRE_FALSE(r.ok());
+  CHECK_THAT(r.error().message(), Catch::Contains("tag `undeclared` is not declared"));
+  recs = demo_records();
+  recs.push_back(recs[0]);
+  r = render_suite(demo_header(), recs);
+  REQUIRE_FALSE(r.ok());
+  CHECK_THAT(r.error().message(), Catch::Contains("duplicate id"));
+  recs = demo_records();
+  recs[0].pop_back();
+  CHECK_FALSE(render_suite(demo_header(), recs).ok());
+}
+
+TEST_CASE("write_corpus writes suites then the manifest, and keeps other suites' entries", "[corpus][writer]") {
+  nc::corpus::test::ScratchDir dir;
+  auto r = render_suite(demo_header(), demo_records());
+  REQUIRE(r.ok());
+  Manifest m;
+  CHECK(write_corpus(dir.path, {*r}, m).has_value());  // not compressed yet: refused
+  r->compress();
+  m.schema = kSchemaVersion;
+  m.generator_version = "test";
+  m.seed = "0x1";
+  m.suites.push_back({"a.other", "a.other.vec.zst", 1, 2, 3, "aa", "bb"});
+  REQUIRE_FALSE(write_corpus(dir.path, {*r}, m).has_value());
+  auto back = read_manifest(dir.path);
+  REQUIRE(back.ok());
+  REQUIRE(back->suites.size() == 2);
+  CHECK(back->suites[0].suite == "a.other");
+  CHECK(back->suites[1].compressed_sha256 == r->entry().compressed_sha256);
+  // No temp files are left behind.
+  for (const auto& e : std::filesystem::directory_iterator(dir.path)) CHECK(e.path().filename().string()[0] != '.');
+}
