@@ -11,6 +11,7 @@
 //   FP32    Exponent: 8, Mantissa: 23, bias 127. IEEE binary32 (decode is the identity).
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 
@@ -53,13 +54,12 @@ using E4M3FNTraits = FloatTraits<4, 3, 7, Specials::FnNanOnly>;
 using E2M1Traits = FloatTraits<2, 1, 1, Specials::None>;
 using Fp32Traits = FloatTraits<8, 23, 127, Specials::IeeeInfNan>;
 
-// The rounding choke point: x / 2^sh rounded to nearest, ties to even, for 1 <= sh <= 31.
-// Branch-free so batch loops over all 2^32 inputs stay fast.
+// The rounding choke point: x / 2^sh rounded to nearest, ties to even, for 1 <= sh <= 31 and
+// x + 2^(sh-1) < 2^32. Adding half-minus-one plus the kept lsb carries exactly when the dropped
+// bits are above half, or equal to half with an odd kept part. Plain integer arithmetic with no
+// branches or bool lanes, so batch loops vectorize.
 constexpr uint32_t rne_shift(uint32_t x, unsigned sh) {
-  const uint32_t q = x >> sh;
-  const uint32_t rem = x & ((1u << sh) - 1);
-  const uint32_t half = 1u << (sh - 1);
-  return q + ((rem > half) | ((rem == half) & (q & 1u)));
+  return (x + ((1u << (sh - 1)) - 1u) + ((x >> sh) & 1u)) >> sh;
 }
 
 template <class T>
@@ -115,33 +115,26 @@ constexpr uint32_t encode_rne(uint32_t f32) {
   constexpr uint32_t kOverflowWord = OV == Overflow::ToInf    ? T::kInf
                                      : OV == Overflow::ToNaN ? T::kNaN
                                                              : T::kMaxFinite;
-  const uint32_t sign = (f32 >> 31) ? T::kSignBit : 0u;
+  constexpr uint32_t kNaNMask = T::kSpecials == Specials::IeeeInfNan ? T::kMantMask : 0u;
+  constexpr uint32_t kNaNBase = T::kSpecials == Specials::IeeeInfNan ? T::kInf | T::kQuietBit
+                                : T::kSpecials == Specials::FnNanOnly ? T::kNaN
+                                                                      : T::kMaxFinite;
+  // Branch-free (selects only), so batch loops vectorize.
+  const uint32_t sign = (f32 & 0x80000000u) >> (32 - T::kBits);
   const uint32_t abs = f32 & 0x7fffffffu;
-  if (abs >= 0x7f800000u) [[unlikely]] {
-    if (abs == 0x7f800000u) return sign | kOverflowWord;
-    if constexpr (T::kSpecials == Specials::IeeeInfNan)
-      return sign | T::kInf | ((abs >> (23 - T::kMantBits)) & T::kMantMask) | T::kQuietBit;
-    else if constexpr (T::kSpecials == Specials::FnNanOnly)
-      return sign | T::kNaN;
-    else
-      return sign | T::kMaxFinite;
-  }
   const uint32_t e32 = abs >> 23;
-  uint32_t r;
-  if (e32 > uint32_t(127 - T::kBias)) {
-    // Normal in T (before rounding): round the binary32 bits in place, the carry may step the
-    // exponent, then rebias.
-    r = rne_shift(abs, 23 - T::kMantBits) - (uint32_t(127 - T::kBias) << T::kMantBits);
-  } else {
-    // Subnormal in T: count units of 2^(1-bias-mant). sh >= 24 - mant >= 1; beyond 26 every
-    // significand is below half a unit.
-    const uint32_t sig = e32 ? ((abs & 0x7fffffu) | 0x800000u) : abs;
-    const uint32_t eff = e32 ? e32 : 1u;
-    uint32_t sh = uint32_t(151 - T::kBias - T::kMantBits) - eff;
-    if (sh > 26) sh = 26;
-    r = rne_shift(sig, sh);
-  }
-  if (r > T::kMaxFinite) r = kOverflowWord;
+  // Normal in T (before rounding): round the binary32 bits in place (the carry may step the
+  // exponent), then rebias. Infinity lands above kMaxFinite and takes the overflow word.
+  const uint32_t normal = rne_shift(abs, 23 - T::kMantBits) - (uint32_t(127 - T::kBias) << T::kMantBits);
+  // Subnormal in T: count units of 2^(1-bias-mant); sh >= 24 - mant >= 1 on this path, and from
+  // 26 on every significand is below half a unit (the clamp also absorbs the unused wrap-around
+  // when the value is normal in T).
+  const uint32_t sig = (abs & 0x7fffffu) | (e32 ? 0x800000u : 0u);
+  const uint32_t sh = std::min(uint32_t(151 - T::kBias - T::kMantBits) - std::max(e32, 1u), 26u);
+  const uint32_t sub = rne_shift(sig, sh);
+  uint32_t r = e32 > uint32_t(127 - T::kBias) ? normal : sub;
+  r = r > T::kMaxFinite ? kOverflowWord : r;
+  r = abs > 0x7f800000u ? kNaNBase | ((abs >> (23 - T::kMantBits)) & kNaNMask) : r;
   return sign | r;
 }
 

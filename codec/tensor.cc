@@ -19,7 +19,10 @@ struct Geometry {
 
 std::string shape_text(std::span<const uint64_t> shape) {
   std::string s;
-  for (size_t i = 0; i < shape.size(); ++i) s += (i ? "x" : "") + std::to_string(shape[i]);
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i) s.push_back('x');
+    s.append(std::to_string(shape[i]));
+  }
   return s.empty() ? "(rank 0)" : s;
 }
 

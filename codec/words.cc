@@ -22,10 +22,11 @@ bool is_code_word(WordType wt) {
 
 Result<uint32_t> check_word(WordType wt, uint32_t word) {
   const uint32_t bits = info(wt).bits;
-  if (bits < 32 && (word >> bits) != 0)
-    return Error{std::string(info(wt).name), "", Rule::WordRange,
-                 "word 0x" + [&] { char b[16]; std::snprintf(b, sizeof b, "%x", word); return std::string(b); }() +
-                     " does not fit in " + std::to_string(bits) + " bits"};
+  if (bits < 32 && (word >> bits) != 0) {
+    char detail[64];
+    std::snprintf(detail, sizeof detail, "word 0x%x does not fit in %u bits", word, bits);
+    return Error{std::string(info(wt).name), "", Rule::WordRange, detail};
+  }
   return word;
 }
 

@@ -107,36 +107,39 @@ EncodeResult encode_maxabs_f16_recip_rne_v1(Context& ctx, Format f, SourceType s
   out.scales.reserve(rows * groups_per_row);
   out.codes.assign(rows * k, 0);
   out.normalized32.assign(rows * k, std::nullopt);
-  out.trace.reserve(rows * groups_per_row);
+  out.trace.assign(rows * groups_per_row, GroupTrace{});
 
-  std::vector<uint32_t> x;  // the group's binary32 values
-  x.reserve(p.group_size);
+  // Step 0 (spec 7: "before group processing"): every source value to binary32 with RNE; the
+  // first one that is not finite binary32 fails the encoding before any group is processed.
+  std::vector<uint32_t> x32(rows * k);
+  for (uint64_t i = 0; i < rows * k; ++i) {
+    const auto w = source_to_binary32(ctx, src_type, src[i]);
+    if (!w) {
+      out.failure = EncodeFailure::Nonfinite;
+      out.failure_index = i;
+      out.scales.clear();
+      out.codes.clear();
+      return out;
+    }
+    x32[i] = *w;
+  }
   mpq_class& scale32 = ctx.q2;
   mpq_class inv32, xv, prod;
+  mpz_class rounded;
   bool negative = false;
 
   for (uint64_t r = 0; r < rows; ++r) {
     for (uint64_t g = 0; g < groups_per_row; ++g) {
       const uint64_t begin = r * k + g * p.group_size;
       const uint64_t end = r * k + std::min<uint64_t>(k, (g + 1) * p.group_size);
-      GroupTrace& tr = out.trace.emplace_back();
-      // Step 0: every source value to binary32 (RNE); a non-finite one fails the encoding.
-      x.clear();
-      for (uint64_t i = begin; i < end; ++i) {
-        const auto w = source_to_binary32(ctx, src_type, src[i]);
-        if (!w) {
-          out.failure = EncodeFailure::Nonfinite;
-          out.failure_index = i;
-          out.scales.clear();
-          out.codes.clear();
-          return out;
-        }
-        x.push_back(*w);
-      }
+      const uint64_t group_index = r * groups_per_row + g;
+      GroupTrace& tr = out.trace[group_index];
+      const uint32_t* x = x32.data() + begin;
+      const uint64_t len = end - begin;
       // Step 1: amax = max |x| over binary32 values. For finite binary32 words the magnitude
       // bits order exactly like the magnitudes they encode.
       uint32_t amax = 0;
-      for (uint32_t w : x) amax = std::max(amax, w & 0x7fffffffu);
+      for (uint64_t i = 0; i < len; ++i) amax = std::max(amax, x[i] & 0x7fffffffu);
       tr.amax32 = amax;
       if (amax == 0) {  // all-zero group (either sign): +0 scale, zero codes
         tr.scale16 = 0;
@@ -156,7 +159,7 @@ EncodeResult encode_maxabs_f16_recip_rne_v1(Context& ctx, Format f, SourceType s
       tr.scale16 = scale16;
       if (scale16 == 0x7c00u) {
         out.failure = EncodeFailure::ScaleOverflow;
-        out.failure_index = out.trace.size() - 1;
+        out.failure_index = group_index;
         out.scales.clear();
         out.codes.clear();
         return out;
@@ -177,7 +180,7 @@ EncodeResult encode_maxabs_f16_recip_rne_v1(Context& ctx, Format f, SourceType s
         const uint32_t norm_word = round_rne(ctx, FloatFormat::Binary32, prod, x_negative).word;
         out.normalized32[i] = norm_word;
         exact_into(FloatFormat::Binary32, norm_word, xv, x_negative);
-        const mpz_class rounded = round_to_integral_ties_even(ctx, xv);
+        round_to_integral_ties_even(ctx, xv, rounded);
         const long q = std::clamp<long>(rounded.get_si(), p.qmin, p.qmax);
         out.codes[i] = static_cast<int32_t>(q);
       }

@@ -41,16 +41,17 @@ struct EncodeResult {
   uint64_t failure_index = 0;
   std::vector<uint32_t> scales;              // binary16 words, [rows, ceil(k/G)] row-major
   std::vector<int32_t> codes;                // signed codes, [rows, k] row-major
-  std::vector<GroupTrace> trace;             // one per group, row-major
+  std::vector<GroupTrace> trace;             // one per group, row-major (unreached: all empty)
   std::vector<std::optional<uint32_t>> normalized32;  // per element; empty where not reached
 };
 
 // Encodes a rank-2 [rows, k] matrix (rows >= 1, k >= 1; a rank-1 tensor is rows = 1) of source
-// words for a grouped signed-integer format. Groups are processed in row-major order; on the
-// first failure the result holds the steps reached so far (earlier groups complete, the failing
-// group partial, later groups absent) and scales/codes are cleared.
-// Nonfinite sources are detected per group, when that group is processed (the group's amax step),
-// so an earlier group's trace is complete. Precondition: is_grouped_int(f), src.size() == rows*k.
+// words for a grouped signed-integer format. Every source is converted to binary32 first (spec 7,
+// "before group processing"): a non-finite one fails with failure_index = its flat index and every
+// group trace empty. Groups are then processed in row-major order; on a scale overflow the
+// earlier groups' traces are complete, the failing group's trace stops at scale16 = 0x7c00, later
+// groups' traces are empty. On any failure scales/codes are cleared.
+// Precondition: is_grouped_int(f), src.size() == rows*k.
 EncodeResult encode_maxabs_f16_recip_rne_v1(Context& ctx, Format f, SourceType src_type,
                                             uint64_t rows, uint64_t k,
                                             const std::vector<uint64_t>& src);

@@ -115,15 +115,19 @@ Rounded round_rne(Context& ctx, FloatFormat f, const Exact& v) {
   return r;
 }
 
-mpz_class round_to_integral_ties_even(Context& ctx, const mpq_class& v) {
-  mpz_class fl;
+void round_to_integral_ties_even(Context& ctx, const mpq_class& v, mpz_class& fl) {
   mpz_fdiv_q(fl.get_mpz_t(), v.get_num_mpz_t(), v.get_den_mpz_t());
   // twice the remainder, compared with the denominator
   mpz_mul(ctx.z0.get_mpz_t(), fl.get_mpz_t(), v.get_den_mpz_t());
   mpz_sub(ctx.z0.get_mpz_t(), v.get_num_mpz_t(), ctx.z0.get_mpz_t());
   mpz_mul_2exp(ctx.z0.get_mpz_t(), ctx.z0.get_mpz_t(), 1);
   const int c = mpz_cmp(ctx.z0.get_mpz_t(), v.get_den_mpz_t());
-  if (c > 0 || (c == 0 && mpz_odd_p(fl.get_mpz_t()))) fl += 1;
+  if (c > 0 || (c == 0 && mpz_odd_p(fl.get_mpz_t()))) mpz_add_ui(fl.get_mpz_t(), fl.get_mpz_t(), 1);
+}
+
+mpz_class round_to_integral_ties_even(Context& ctx, const mpq_class& v) {
+  mpz_class fl;
+  round_to_integral_ties_even(ctx, v, fl);
   return fl;
 }
 

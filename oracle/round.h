@@ -30,6 +30,8 @@ Rounded round_rne(Context& ctx, FloatFormat f, const Exact& v);
 
 // Round to an integral value, ties to even (spec 7: +0.5 -> 0, +1.5 -> 2, -2.5 -> -2).
 mpz_class round_to_integral_ties_even(Context& ctx, const mpq_class& v);
+// The same into caller-owned storage (no allocation once `out` has grown).
+void round_to_integral_ties_even(Context& ctx, const mpq_class& v, mpz_class& out);
 
 // Convenience: binary32 word of the correctly rounded exact value.
 uint32_t round_f32(Context& ctx, const mpq_class& v);

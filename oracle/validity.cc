@@ -12,14 +12,16 @@ bool fits(WordType t, uint32_t word) {
   return bits >= 32 || (word >> bits) == 0;
 }
 
-// A scale must be finite (checked first) and have sign bit zero; +0 is valid.
+// A scale must have sign bit zero (checked first: -0, negative values, -inf and negative NaNs
+// are all scale-negative) and be finite; +0 is valid.
 std::string_view nonnegative_finite_rule(FloatFormat ff, uint32_t word) {
-  mpq_class scratch;
-  bool negative = false;
-  const ValueClass cls = exact_into(ff, word, scratch, negative);
-  if (cls == ValueClass::Inf || cls == ValueClass::NaN) return "scale-nonfinite";
-  if (negative) return "scale-negative";
-  return "";
+  const FloatFormatInfo& fi = info(ff);
+  if ((word >> (fi.bits - 1)) & 1u) return "scale-negative";
+  const uint32_t e = (word >> fi.fraction_bits) & ((1u << fi.exponent_bits) - 1);
+  const uint32_t m = word & ((1u << fi.fraction_bits) - 1);
+  const bool all_ones_exponent = e == (1u << fi.exponent_bits) - 1;
+  const bool nonfinite = fi.has_inf ? all_ones_exponent : (all_ones_exponent && m == (1u << fi.fraction_bits) - 1);
+  return nonfinite ? "scale-nonfinite" : "";
 }
 }  // namespace
 

@@ -16,10 +16,9 @@ namespace nc::oracle {
 // Empty when valid, else the rule: "code-illegal", "scale-negative", "scale-nonfinite",
 // "divisor". A word wider than the component's type gives "code-illegal" (codes) or the
 // component's rule. Direct formats accept every word of their width.
-//   grouped scale (binary16): negative (including -0) -> scale-negative; inf/NaN -> scale-nonfinite
-//     (a negative NaN/inf is scale-nonfinite: non-finiteness is checked first)
-//   NVFP4 scale (E4M3FN): NaN -> scale-nonfinite; sign bit set (incl. -0) -> scale-negative
-//   FP8 row scale (BF16): inf/NaN -> scale-nonfinite; sign set -> scale-negative
+//   scales (binary16 grouped, E4M3FN NVFP4, BF16 FP8 row): the sign bit is checked first, so -0,
+//     negative values, -inf and negative NaNs are scale-negative; +inf and positive NaNs
+//     (E4M3FN: 0x7f) are scale-nonfinite
 //   FP8 row code (E4M3FN): NaN -> code-illegal
 //   NVFP4 divisor (FP32): must be finite and > 0, else "divisor"
 //   W8 code 0x80 -> code-illegal

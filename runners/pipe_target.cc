@@ -45,11 +45,14 @@ bool PipeTarget::start(std::string* why) {
     return *why = std::string("fork: ") + strerror(errno), false;
   }
   if (pid == 0) {
+    // Its own process group, so a hung adapter and everything the shell started die together.
+    setpgid(0, 0);
     dup2(in[0], 0);
     dup2(out[1], 1);
     execl("/bin/sh", "sh", "-c", command_.c_str(), static_cast<char*>(nullptr));
     _exit(127);
   }
+  setpgid(pid, pid);  // also from the parent, so the group exists before any kill
   close(in[0]);
   close(out[1]);
   pid_ = pid;
@@ -116,10 +119,13 @@ void PipeTarget::stop() {
   // Give a well-behaved adapter a moment to exit on end of input, then kill it.
   int status;
   for (int i = 0; i < 20; ++i) {
-    if (waitpid(pid_, &status, WNOHANG) == pid_) return void(pid_ = -1);
+    if (waitpid(pid_, &status, WNOHANG) == pid_) {
+      kill(-pid_, SIGKILL);  // anything the adapter left behind in its group
+      return void(pid_ = -1);
+    }
     usleep(5000);
   }
-  kill(pid_, SIGKILL);
+  kill(-pid_, SIGKILL);
   waitpid(pid_, &status, 0);
   pid_ = -1;
 }
@@ -131,6 +137,7 @@ Response PipeTarget::dead(const std::string& why) {
   int status;
   if (pid_ > 0 && waitpid(pid_, &status, WNOHANG) == pid_) {
     r.message += " (adapter " + describe_status(status) + ")";
+    kill(-pid_, SIGKILL);
     pid_ = -1;
     close(to_child_);
     close(from_child_);

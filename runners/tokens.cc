@@ -92,8 +92,12 @@ std::string binary32_value(uint32_t w) {
   // Print as 0x1.<23 bits as 6 hex digits, shifted left by 1>p<exp>, exact for every binary32.
   int exp = e ? int(e) - 127 : -126;
   const char* lead = e ? "1" : "0";
+  char digits[8];
+  std::snprintf(digits, sizeof digits, "%06" PRIx32, f << 1);
+  std::string frac = digits;
+  while (!frac.empty() && frac.back() == '0') frac.pop_back();
   char buf[48];
-  std::snprintf(buf, sizeof buf, "%s0x%s.%06" PRIx32 "p%+d", sign.c_str(), lead, f << 1, exp);
+  std::snprintf(buf, sizeof buf, "%s0x%s%s%sp%+d", sign.c_str(), lead, frac.empty() ? "" : ".", frac.c_str(), exp);
   return buf;
 }
 

@@ -12,11 +12,11 @@ uint32_t round_binary32_word(uint32_t w, const MinifloatSpec& dst) {
   Exact e = binary32_exact(w);
   return round_exact(e.negative, e.m, e.q, false, dst);
 }
-}  // namespace
 
-uint32_t convert(Recipe r, uint32_t w) {
+template <Recipe R>
+inline uint32_t convert_one(uint32_t w) {
   const bool neg = (w >> 31) != 0;
-  switch (r) {
+  switch (R) {
     case Recipe::F32_TO_BF16_RNE:
       if (is_nan32(w)) return (w >> 16) | 0x0040u;  // keep sign and top payload, set quiet
       if (is_inf32(w)) return (w >> 16);
@@ -39,6 +39,29 @@ uint32_t convert(Recipe r, uint32_t w) {
   return 0;
 }
 
+template <Recipe R>
+void convert_all(const uint32_t* src, size_t n, uint32_t* out) {
+  for (size_t k = 0; k < n; ++k) out[k] = convert_one<R>(src[k]);
+}
+
+}  // namespace
+
+uint32_t convert(Recipe r, uint32_t w) {
+  uint32_t out;
+  convert_batch(r, &w, 1, &out);
+  return out;
+}
+
+void convert_batch(Recipe r, const uint32_t* src, size_t n, uint32_t* out) {
+  switch (r) {
+    case Recipe::F32_TO_BF16_RNE: return convert_all<Recipe::F32_TO_BF16_RNE>(src, n, out);
+    case Recipe::F32_TO_F16_RNE: return convert_all<Recipe::F32_TO_F16_RNE>(src, n, out);
+    case Recipe::F32_TO_E4M3FN_RNE_SATFINITE: return convert_all<Recipe::F32_TO_E4M3FN_RNE_SATFINITE>(src, n, out);
+    case Recipe::F32_TO_E4M3FN_RNE_OVF_NAN: return convert_all<Recipe::F32_TO_E4M3FN_RNE_OVF_NAN>(src, n, out);
+    case Recipe::F32_TO_E2M1_RNE_SATFINITE: return convert_all<Recipe::F32_TO_E2M1_RNE_SATFINITE>(src, n, out);
+  }
+}
+
 uint32_t f16_to_binary32(uint32_t w) {
   uint32_t sign = (w & 0x8000u) << 16, e = (w >> 10) & 0x1fu, f = w & 0x3ffu;
   if (e == 0x1f) return sign | 0x7f800000u | (f << 13);
@@ -59,6 +82,10 @@ uint32_t e2m1_to_binary32(uint32_t w) {
   uint32_t sign = (w & 0x8u) << 28, e = (w >> 1) & 3u, m = w & 1u;
   if (e == 0) return round_exact(sign != 0, m, -1, false, kBinary32);
   return round_exact(sign != 0, 2 + m, int(e) - 2, false, kBinary32);
+}
+
+uint32_t int_to_binary32(int64_t v) {
+  return round_exact(v < 0, v < 0 ? uint64_t(0) - uint64_t(v) : uint64_t(v), 0, false, kBinary32);
 }
 
 uint32_t binary32_mul(uint32_t a, uint32_t b) {

@@ -3,6 +3,7 @@
 // host float.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace nc::fastref {
@@ -16,6 +17,7 @@ enum class Recipe : uint8_t {
 };
 
 uint32_t convert(Recipe r, uint32_t binary32_word);
+void convert_batch(Recipe r, const uint32_t* src, size_t n, uint32_t* out);
 
 // Exact decodes to binary32 bits of the small word types used as scales and codes.
 uint32_t f16_to_binary32(uint32_t w);     // NaN payload kept (shifted into the top bits)
@@ -23,9 +25,13 @@ uint32_t bf16_to_binary32(uint32_t w);    // the word in the high half
 uint32_t e4m3fn_to_binary32(uint32_t w);  // NaN words give 0x7fc00000 with the sign
 uint32_t e2m1_to_binary32(uint32_t w);
 
+// The binary32 word of an integer, rounded to nearest even where |v| > 2^24.
+uint32_t int_to_binary32(int64_t v);
+
 // binary32(a * b) for finite binary32 words a, b: RNE, gradual underflow, overflow to infinity.
 uint32_t binary32_mul(uint32_t a, uint32_t b);
-// binary32(a * b / d) for finite a, b and finite d > 0, from the exact quotient (NVFP4, spec 3.3).
+// binary32(a * b / d) from the exact quotient (NVFP4, spec 3.3): a an E2M1 value, b an E4M3FN
+// value (both as binary32 words), d finite and > 0.
 uint32_t binary32_mul_div(uint32_t a, uint32_t b, uint32_t d);
 
 }  // namespace nc::fastref

@@ -47,4 +47,7 @@ class Domain {
 std::vector<std::string> domain_names();
 std::unique_ptr<Domain> make_domain(const std::string& name);
 
+// The size of the encode.* domains: random groups per scheme (default 65536).
+void set_encode_groups(uint64_t groups);
+
 }  // namespace nc::sweep

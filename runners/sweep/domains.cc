@@ -6,6 +6,7 @@
 #include "oracle/fastref/recipes.h"
 #include "registry/registry.h"
 #include "runners/sweep/domain.h"
+#include "runners/sweep/families.h"
 
 namespace nc::sweep {
 
@@ -13,11 +14,7 @@ namespace {
 
 constexpr size_t kBatch = 1 << 14;
 
-std::string hex(uint32_t w, int digits) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%0*" PRIx32, digits, w);
-  return buf;
-}
+std::string hex(uint32_t w, int digits) { return hex_word(w, digits); }
 
 bool is_nan32(uint32_t w) { return (w & 0x7fffffffu) > 0x7f800000u; }
 
@@ -41,17 +38,19 @@ std::string input_kind32(uint32_t w) {
 }
 
 // Runs a domain whose inputs are one word each and whose target call fills one word per input.
-// fill(i) gives the input word for index i; call(in, n, out) runs the target; reference(w) the
-// expectation; accept(expected, actual) decides equality (bit-exact unless the domain says).
+// fill(i) gives the input word for index i; call(in, n, out) runs the target; reference(in, n,
+// want) the expectation, a batch at a time; accept(expected, actual) decides a difference that
+// the domain allows (none unless the domain says).
 struct WordDomain : Domain {
   std::string name_, op_;
   uint64_t size_;
   int in_digits, out_digits, out_width;
-  std::function<uint32_t(uint64_t)> fill;
   std::function<int(const nc_plugin_v1&, const uint32_t*, size_t, uint32_t*)> call;
-  std::function<uint32_t(uint32_t)> reference;
-  std::function<bool(uint32_t, uint32_t)> accept = [](uint32_t e, uint32_t a) { return e == a; };
+  std::function<void(const uint32_t*, size_t, uint32_t*)> reference;
+  std::function<bool(uint32_t, uint32_t)> accept = [](uint32_t, uint32_t) { return false; };
   std::function<std::string(uint32_t)> kind_of_input = [](uint32_t) { return std::string("word"); };
+  // The expected result as the corpus writes it (vectors/FORMAT.md); hex by default.
+  std::function<std::string(uint32_t)> expect_token;
 
   std::string name() const override { return name_; }
   std::string op() const override { return op_; }
@@ -59,11 +58,11 @@ struct WordDomain : Domain {
 
   void run(const nc_plugin_v1& t, uint64_t begin, uint64_t end, uint64_t stride, size_t keep,
            Tally& tally) const override {
-    std::vector<uint32_t> in(kBatch), out(kBatch);
+    std::vector<uint32_t> in(kBatch), out(kBatch), want(kBatch);
     for (uint64_t i = begin; i < end;) {
       size_t n = 0;
       uint64_t first = i;
-      for (; n < kBatch && i < end; ++n, i += stride) in[n] = fill(i);
+      for (; n < kBatch && i < end; ++n, i += stride) in[n] = uint32_t(i);  // index = input word
       int rc = call(t, in.data(), n, out.data());
       if (rc == NC_EUNSUPPORTED) {
         tally.unsupported += n;
@@ -74,17 +73,25 @@ struct WordDomain : Domain {
                              std::to_string(first);
         return;
       }
-      for (size_t k = 0; k < n; ++k) {
-        uint32_t want = reference(in[k]);
-        if (!accept(want, out[k]))
-          tally.count({first + k * stride, kind_of_input(in[k]) + ":" + result_kind(want, out[k], out_width),
-                       {hex(in[k], in_digits)}, hex(want, out_digits), hex(out[k], out_digits)},
-                      keep);
-      }
+      reference(in.data(), n, want.data());
       tally.covered += n;
+      if (std::equal(want.begin(), want.begin() + ptrdiff_t(n), out.begin())) continue;
+      for (size_t k = 0; k < n; ++k) {
+        if (want[k] == out[k] || accept(want[k], out[k])) continue;
+        tally.count({first + k * stride, kind_of_input(in[k]) + ":" + result_kind(want[k], out[k], out_width),
+                     {hex(in[k], in_digits)},
+                     expect_token ? expect_token(want[k]) : hex(want[k], out_digits),
+                     hex(out[k], out_digits)},
+                    keep);
+      }
     }
   }
 };
+
+template <uint32_t (*F)(uint32_t)>
+void map_words(const uint32_t* in, size_t n, uint32_t* out) {
+  for (size_t k = 0; k < n; ++k) out[k] = F(in[k]);
+}
 
 struct RecipeInfo {
   const char* name;
@@ -111,13 +118,12 @@ std::unique_ptr<Domain> convert_domain(const RecipeInfo& r) {
   d->in_digits = 8;
   d->out_digits = r.out_digits;
   d->out_width = r.out_width;
-  d->fill = [](uint64_t i) { return uint32_t(i); };
   nc_recipe abi = r.abi;
   d->call = [abi](const nc_plugin_v1& t, const uint32_t* in, size_t n, uint32_t* out) {
     return t.convert ? t.convert(abi, in, n, out) : NC_EUNSUPPORTED;
   };
   fastref::Recipe ref = r.ref;
-  d->reference = [ref](uint32_t w) { return fastref::convert(ref, w); };
+  d->reference = [ref](const uint32_t* in, size_t n, uint32_t* out) { fastref::convert_batch(ref, in, n, out); };
   d->kind_of_input = input_kind32;
   return d;
 }
@@ -132,7 +138,6 @@ std::unique_ptr<Domain> decode_domain(WordType wt) {
   d->in_digits = int((info.bits + 3) / 4);
   d->out_digits = 8;
   d->out_width = 32;
-  d->fill = [](uint64_t i) { return uint32_t(i); };
   nc_word_type abi = nc_word_type(int(wt));
   d->call = [abi](const nc_plugin_v1& t, const uint32_t* in, size_t n, uint32_t* out) {
     if (!t.decode) return int(NC_EUNSUPPORTED);
@@ -145,19 +150,24 @@ std::unique_ptr<Domain> decode_domain(WordType wt) {
   };
   const uint32_t bits = info.bits;
   switch (wt) {
-    case WordType::F16: d->reference = fastref::f16_to_binary32; break;
-    case WordType::BF16: d->reference = fastref::bf16_to_binary32; break;
+    case WordType::F16: d->reference = map_words<fastref::f16_to_binary32>; break;
+    case WordType::BF16: d->reference = map_words<fastref::bf16_to_binary32>; break;
     case WordType::E4M3FN:
-      d->reference = fastref::e4m3fn_to_binary32;
+      d->reference = map_words<fastref::e4m3fn_to_binary32>;
       // E4M3FN NaN has no payload to expand: any binary32 NaN is the defined result.
-      d->accept = [](uint32_t e, uint32_t a) { return e == a || (is_nan32(e) && is_nan32(a)); };
+      d->accept = [](uint32_t e, uint32_t a) { return is_nan32(e) && is_nan32(a); };
+      d->expect_token = [](uint32_t e) { return is_nan32(e) ? std::string("nan*") : hex(e, 8); };
       break;
-    case WordType::E2M1: d->reference = fastref::e2m1_to_binary32; break;
+    case WordType::E2M1: d->reference = map_words<fastref::e2m1_to_binary32>; break;
     default:  // two's-complement codes (spec 5); W8 0x80 has no value
-      d->reference = [bits, wt](uint32_t w) {
-        if (wt == WordType::W8_CODE && w == 0x80) return 0xdeadbeefu;
-        int32_t v = int32_t(w << (32 - bits)) >> (32 - bits);
-        return uint32_t(v);
+      d->reference = [bits, wt](const uint32_t* in, size_t n, uint32_t* out) {
+        for (size_t k = 0; k < n; ++k) {
+          int32_t v = int32_t(in[k] << (32 - bits)) >> (32 - bits);
+          out[k] = wt == WordType::W8_CODE && in[k] == 0x80 ? 0xdeadbeefu : uint32_t(v);
+        }
+      };
+      d->expect_token = [](uint32_t e) {
+        return e == 0xdeadbeefu ? std::string("!code-illegal") : std::to_string(int32_t(e));
       };
   }
   return d;
@@ -202,19 +212,47 @@ void Tally::merge(const Tally& o, size_t keep) {
   first = std::move(kept);
 }
 
+std::string hex_word(uint32_t w, int digits) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%0*" PRIx32, digits, w);
+  return buf;
+}
+
+Family word_family() {
+  return {[] {
+            std::vector<std::string> names;
+            for (const RecipeInfo& r : kRecipes) names.push_back(std::string("convert.") + r.name);
+            for (const WordTypeInfo& w : kWordTypes)
+              if (w.bits <= 16) names.push_back("decode." + std::string(w.name));
+            return names;
+          },
+          [](const std::string& name) -> std::unique_ptr<Domain> {
+            for (const RecipeInfo& r : kRecipes)
+              if (name == std::string("convert.") + r.name) return convert_domain(r);
+            for (const WordTypeInfo& w : kWordTypes)
+              if (w.bits <= 16 && name == "decode." + std::string(w.name)) return decode_domain(w.id);
+            return nullptr;
+          }};
+}
+
+namespace {
+uint64_t g_encode_groups = 65536;
+std::vector<Family> families() { return {word_family(), reconstruct_family(), encode_family()}; }
+}  // namespace
+
+uint64_t encode_groups() { return g_encode_groups; }
+void set_encode_groups(uint64_t groups) { g_encode_groups = groups; }
+
 std::vector<std::string> domain_names() {
   std::vector<std::string> names;
-  for (const RecipeInfo& r : kRecipes) names.push_back(std::string("convert.") + r.name);
-  for (const WordTypeInfo& w : kWordTypes)
-    if (w.bits <= 16) names.push_back("decode." + std::string(w.name));
+  for (const Family& f : families())
+    for (std::string& n : f.names()) names.push_back(std::move(n));
   return names;
 }
 
 std::unique_ptr<Domain> make_domain(const std::string& name) {
-  for (const RecipeInfo& r : kRecipes)
-    if (name == std::string("convert.") + r.name) return convert_domain(r);
-  for (const WordTypeInfo& w : kWordTypes)
-    if (w.bits <= 16 && name == "decode." + std::string(w.name)) return decode_domain(w.id);
+  for (const Family& f : families())
+    if (auto d = f.make(name)) return d;
   return nullptr;
 }
 

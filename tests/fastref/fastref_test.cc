@@ -2,6 +2,7 @@
 // shows the arithmetic). The MPFR cross-check over whole domains is in tests/oracle.
 #include <catch2/catch.hpp>
 
+#include "oracle/fastref/encoder.h"
 #include "oracle/fastref/recipes.h"
 
 using nc::fastref::convert;
@@ -84,4 +85,47 @@ TEST_CASE("binary32 products and the NVFP4 quotient", "[fastref]") {
   CHECK(nc::fastref::binary32_mul_div(0x3f800000u, 0x3f800000u, 0x40400000u) == 0x3eaaaaabu);  // 1/3 rounded up
   CHECK(nc::fastref::binary32_mul_div(0x3f000000u, 0x3b000000u, 0x7f000000u) == 0x00001000u);  // 2^-10/2^127 = 2^-137
   CHECK(nc::fastref::binary32_mul_div(0x40c00000u, 0x43e00000u, 0x00000001u) == 0x7f800000u);  // /2^-149: inf
+}
+
+// The worked groups of ../shared/spec/examples.md (exact arithmetic, written from spec 7).
+TEST_CASE("encode_group reproduces the spec's worked examples", "[fastref]") {
+  using nc::fastref::encode_group;
+  using nc::fastref::EncodeOutcome;
+  uint32_t scale = 0xffff;
+  int32_t codes[4];
+  const uint32_t plain[] = {0x3f800000u, 0xbf000000u, 0x3e800000u};
+  REQUIRE(encode_group(-8, 7, plain, 3, &scale, codes) == EncodeOutcome::Ok);
+  CHECK(scale == 0x3092u);
+  CHECK((codes[0] == 7 && codes[1] == -4 && codes[2] == 2));
+  const uint32_t mixed[] = {0x40400000u, 0xbfc00000u, 0x3f400000u, 0xbe4ccccdu};
+  REQUIRE(encode_group(-8, 7, mixed, 4, &scale, codes) == EncodeOutcome::Ok);
+  CHECK(scale == 0x36dbu);
+  CHECK((codes[0] == 7 && codes[1] == -4 && codes[2] == 2 && codes[3] == 0));
+  const uint32_t w8[] = {0x3f800000u, 0xbf800000u, 0x3f000000u};
+  REQUIRE(encode_group(-127, 127, w8, 3, &scale, codes) == EncodeOutcome::Ok);
+  CHECK(scale == 0x2008u);
+  CHECK((codes[0] == 127 && codes[1] == -127 && codes[2] == 64));
+  const uint32_t zeros[] = {0x00000000u, 0x80000000u};
+  REQUIRE(encode_group(-32, 31, zeros, 2, &scale, codes) == EncodeOutcome::Ok);
+  CHECK((scale == 0 && codes[0] == 0 && codes[1] == 0));
+  const uint32_t tiny[] = {0x00000005u, 0x80000002u};
+  REQUIRE(encode_group(-16, 15, tiny, 2, &scale, codes) == EncodeOutcome::Ok);
+  CHECK((scale == 0x0001u && codes[0] == 0 && codes[1] == 0));  // the 2^-24 rescue
+  const uint32_t huge[] = {0x4afe213eu};
+  CHECK(encode_group(-127, 127, huge, 1, &scale, codes) == EncodeOutcome::ScaleOverflow);
+  const uint32_t nan[] = {0x7fc00000u, 0x3f800000u};
+  CHECK(encode_group(-8, 7, nan, 2, &scale, codes) == EncodeOutcome::NonFinite);
+}
+
+TEST_CASE("division and integral rounding building blocks", "[fastref]") {
+  CHECK(nc::fastref::binary32_div(0x3f800000u, 0x40e00000u) == 0x3e124925u);  // 1/7 (examples.md)
+  CHECK(nc::fastref::binary32_div(0x3f800000u, 0x40400000u) == 0x3eaaaaabu);  // 1/3
+  CHECK(nc::fastref::binary32_div(0x00000005u, 0x41700000u) == 0x00000000u);  // 5*2^-149/15 < half ulp
+  CHECK(nc::fastref::round_integral_rne(0x3f000000u) == 0);    // +0.5 -> 0
+  CHECK(nc::fastref::round_integral_rne(0xbf000000u) == 0);    // -0.5 -> 0
+  CHECK(nc::fastref::round_integral_rne(0x3fc00000u) == 2);    // +1.5 -> 2
+  CHECK(nc::fastref::round_integral_rne(0xbfc00000u) == -2);   // -1.5 -> -2
+  CHECK(nc::fastref::round_integral_rne(0x40200000u) == 2);    // +2.5 -> 2
+  CHECK(nc::fastref::round_integral_rne(0xc0200000u) == -2);   // -2.5 -> -2
+  CHECK(nc::fastref::round_integral_rne(0x3f000001u) == 1);    // just above 0.5
 }

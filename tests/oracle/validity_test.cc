@@ -16,11 +16,14 @@ TEST_CASE("word validity per component", "[oracle][validity]") {
   CHECK(word_rule(Format::Q4G64_F16S, Component::Scale, 0x8000) == "scale-negative");
   CHECK(word_rule(Format::Q4G64_F16S, Component::Scale, 0xbc00) == "scale-negative");
   CHECK(word_rule(Format::Q4G64_F16S, Component::Scale, 0x7c00) == "scale-nonfinite");
-  CHECK(word_rule(Format::Q4G64_F16S, Component::Scale, 0xfe00) == "scale-nonfinite");
+  CHECK(word_rule(Format::Q4G64_F16S, Component::Scale, 0x7e01) == "scale-nonfinite");
+  CHECK(word_rule(Format::Q4G64_F16S, Component::Scale, 0xfe00) == "scale-negative");  // sign first
   CHECK(word_rule(Format::NVFP4, Component::Scale, 0x7e).empty());
   CHECK(word_rule(Format::NVFP4, Component::Scale, 0x00).empty());
   CHECK(word_rule(Format::NVFP4, Component::Scale, 0x80) == "scale-negative");
   CHECK(word_rule(Format::NVFP4, Component::Scale, 0x7f) == "scale-nonfinite");
+  CHECK(word_rule(Format::NVFP4, Component::Scale, 0xff) == "scale-negative");
+  CHECK(word_rule(Format::NVFP4, Component::Scale, 0x78).empty());  // 256 is finite
   CHECK(word_rule(Format::NVFP4, Component::Divisor, 0x3f800000).empty());
   CHECK(word_rule(Format::NVFP4, Component::Divisor, 0x00000001).empty());
   CHECK(word_rule(Format::NVFP4, Component::Divisor, 0x00000000) == "divisor");

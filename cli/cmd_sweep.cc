@@ -1,0 +1,346 @@
+// `sweep` and `merge`: exhaustive domains against the integer reference (runners/sweep).
+#include <dlfcn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <thread>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/command.h"
+#include "codec/codec_plugin.h"
+#include "runners/sweep/findings.h"
+#include "runners/sweep/sweep.h"
+
+namespace nc::cli {
+namespace {
+
+const char* kSweepUsage =
+    "usage: ninfer-conform sweep DOMAIN... --target TARGET [options]\n"
+    "Runs TARGET over every input of each DOMAIN and compares with the exact integer reference.\n\n"
+    "  DOMAIN            a domain name, or convert / decode / reconstruct / encode / all for every\n"
+    "                    domain of that kind\n"
+    "                    (--list prints them)\n"
+    "  --target T        cpu (our codec) or plugin:PATH.so (run in a child process)\n"
+    "  --jobs N          worker threads (default: number of cores)\n"
+    "  --shard K/N       run shard K (0-based) of N; default from GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS\n"
+    "  --stride S        sample every S-th input (the report states the coverage)\n"
+    "  --keep N          first mismatches kept per class (default 16)\n"
+    "  --groups N        random groups per scheme in the encode.* domains (default 65536)\n"
+    "  --json FILE       write the report(s) as JSON (one file; several domains: a JSON array)\n"
+    "  --vectors DIR     write the first mismatches of each class as a replayable corpus in DIR\n"
+    "                    (replay it with: ninfer-conform replay --corpus DIR --target ...)\n"
+    "  --list            list the domains\n"
+    "exit: 0 no mismatch, 1 mismatches or target failure, 2 usage error\n";
+
+const char* kMergeUsage =
+    "usage: ninfer-conform merge REPORT.json... [--json OUT]\n"
+    "Joins the shard reports of one sweep into the report of the unsharded run.\n";
+
+bool parse_u64(const char* s, uint64_t* out) {
+  char* end = nullptr;
+  errno = 0;
+  unsigned long long v = std::strtoull(s, &end, 10);
+  if (errno || !*s || *end) return false;
+  *out = v;
+  return true;
+}
+
+bool parse_shard(const std::string& s, sweep::Shard* out) {
+  size_t slash = s.find('/');
+  if (slash == std::string::npos) return false;
+  uint64_t k, n;
+  if (!parse_u64(s.substr(0, slash).c_str(), &k) || !parse_u64(s.substr(slash + 1).c_str(), &n)) return false;
+  if (n == 0 || k >= n) return false;
+  *out = {k, n};
+  return true;
+}
+
+std::vector<std::string> expand_domains(const std::vector<std::string>& args, std::string* bad) {
+  std::vector<std::string> out;
+  for (const std::string& a : args) {
+    bool any = false;
+    for (const std::string& n : sweep::domain_names())
+      if (a == "all" || n == a || n.rfind(a + ".", 0) == 0) {
+        out.push_back(n);
+        any = true;
+      }
+    if (!any) {
+      *bad = a;
+      return {};
+    }
+  }
+  return out;
+}
+
+void print_summary(const sweep::Report& r) {
+  uint64_t total = 0;
+  for (const auto& [k, v] : r.tally.class_counts) total += v;
+  double coverage = r.domain_size ? 100.0 * double(r.tally.covered) / double(r.domain_size) : 0;
+  std::printf("%-36s %12lu inputs (%.4g%% of the domain)  %lu mismatches%s\n", r.domain.c_str(),
+              r.tally.covered, coverage, total,
+              r.tally.unsupported ? ("  " + std::to_string(r.tally.unsupported) + " unsupported").c_str() : "");
+  for (const auto& [k, v] : r.tally.class_counts) std::printf("    %-40s %lu\n", k.c_str(), v);
+  size_t shown = 0;
+  for (const sweep::Mismatch& m : r.tally.first) {
+    if (shown++ == 5) break;
+    std::printf("    first: input %s expected %s actual %s (%s)\n", m.input.empty() ? "-" : m.input[0].c_str(),
+                m.expected.c_str(), m.actual.c_str(), m.mismatch_class.c_str());
+  }
+  if (!r.tally.target_error.empty()) std::printf("    target error: %s\n", r.tally.target_error.c_str());
+}
+
+bool write_file(const std::string& path, const std::string& text) {
+  std::string tmp = path + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary);
+    if (!(f << text)) return false;
+  }
+  return std::rename(tmp.c_str(), path.c_str()) == 0;
+}
+
+// Runs fn in a forked child and returns what it wrote, so a crashing plugin cannot take the
+// runner down; *status describes how the child ended.
+bool run_isolated(const std::function<std::string()>& fn, std::string* text, std::string* status) {
+  int fds[2];
+  if (pipe(fds) != 0) return false;
+  pid_t pid = fork();
+  if (pid < 0) return false;
+  if (pid == 0) {
+    close(fds[0]);
+    std::string out = fn();
+    size_t off = 0;
+    while (off < out.size()) {
+      ssize_t w = write(fds[1], out.data() + off, out.size() - off);
+      if (w <= 0) _exit(3);
+      off += size_t(w);
+    }
+    _exit(0);
+  }
+  close(fds[1]);
+  char buf[65536];
+  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) text->append(buf, size_t(n));
+  close(fds[0]);
+  int ws = 0;
+  waitpid(pid, &ws, 0);
+  if (WIFSIGNALED(ws)) {
+    *status = std::string("the target crashed (signal ") + strsignal(WTERMSIG(ws)) + ")";
+    return false;
+  }
+  if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0) {
+    *status = "the target's process exited with status " + std::to_string(WEXITSTATUS(ws));
+    return false;
+  }
+  return true;
+}
+
+int sweep_command(int argc, char** argv) {
+  if (wants_help(argc, argv)) {
+    std::fputs(kSweepUsage, stdout);
+    return kExitOk;
+  }
+  std::vector<std::string> names;
+  std::string target, json_path, vectors_dir;
+  sweep::Options opts;
+  opts.jobs = std::max(1u, std::thread::hardware_concurrency());
+  if (const char* k = std::getenv("GTEST_SHARD_INDEX"))
+    if (const char* n = std::getenv("GTEST_TOTAL_SHARDS"))
+      if (!parse_shard(std::string(k) + "/" + n, &opts.shard)) {
+        std::fprintf(stderr, "sweep: GTEST_SHARD_INDEX=%s GTEST_TOTAL_SHARDS=%s is not a shard\n", k, n);
+        return kExitUsage;
+      }
+  for (int i = 0; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&](const char* what) -> const char* {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "sweep: %s needs a value\n", what);
+        return nullptr;
+      }
+      return argv[++i];
+    };
+    uint64_t v;
+    if (a == "--list") {
+      for (const std::string& n : sweep::domain_names()) {
+        auto d = sweep::make_domain(n);
+        std::printf("%-36s %lu inputs\n", n.c_str(), d->size());
+      }
+      return kExitOk;
+    } else if (a == "--target") {
+      const char* t = value("--target");
+      if (!t) return kExitUsage;
+      target = t;
+    } else if (a == "--json") {
+      const char* t = value("--json");
+      if (!t) return kExitUsage;
+      json_path = t;
+    } else if (a == "--vectors") {
+      const char* t = value("--vectors");
+      if (!t) return kExitUsage;
+      vectors_dir = t;
+    } else if (a == "--jobs" || a == "--stride" || a == "--keep" || a == "--groups") {
+      const char* t = value(a.c_str());
+      if (!t) return kExitUsage;
+      if (!parse_u64(t, &v) || v == 0) {
+        std::fprintf(stderr, "sweep: %s takes a positive integer, not '%s'\n", a.c_str(), t);
+        return kExitUsage;
+      }
+      if (a == "--jobs") opts.jobs = unsigned(v);
+      if (a == "--stride") opts.stride = v;
+      if (a == "--keep") opts.keep = size_t(v);
+      if (a == "--groups") sweep::set_encode_groups(v);
+    } else if (a == "--shard") {
+      const char* t = value("--shard");
+      if (!t) return kExitUsage;
+      if (!parse_shard(t, &opts.shard)) {
+        std::fprintf(stderr, "sweep: --shard takes K/N with 0 <= K < N, not '%s'\n", t);
+        return kExitUsage;
+      }
+    } else if (!a.empty() && a[0] == '-') {
+      std::fprintf(stderr, "sweep: unknown option '%s' (see --help)\n", a.c_str());
+      return kExitUsage;
+    } else {
+      names.push_back(a);
+    }
+  }
+  if (names.empty() || target.empty()) {
+    std::fputs(kSweepUsage, stderr);
+    return kExitUsage;
+  }
+  std::string bad;
+  std::vector<std::string> domains = expand_domains(names, &bad);
+  if (domains.empty()) {
+    std::fprintf(stderr, "sweep: unknown domain '%s' (see sweep --list)\n", bad.c_str());
+    return kExitUsage;
+  }
+  opts.progress = isatty(2);
+
+  const nc_plugin_v1* table = nullptr;
+  void* handle = nullptr;
+  bool isolate = false;
+  if (target == "cpu") {
+    table = nc_codec_plugin_table();
+  } else if (target.rfind("plugin:", 0) == 0) {
+    std::string path = target.substr(7);
+    handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    auto entry = handle ? reinterpret_cast<nc_plugin_entry_v1>(dlsym(handle, NC_PLUGIN_ENTRY_SYMBOL)) : nullptr;
+    table = entry ? entry() : nullptr;
+    if (!table || table->abi_version != NC_PLUGIN_ABI_VERSION) {
+      std::fprintf(stderr, "sweep: %s is not a ninfer-conform plugin (ABI %u): %s\n", path.c_str(),
+                   NC_PLUGIN_ABI_VERSION, handle ? "entry point missing or wrong version" : dlerror());
+      return kExitUsage;
+    }
+    isolate = true;
+  } else {
+    std::fprintf(stderr, "sweep: target '%s' is not supported by sweep (use cpu or plugin:PATH.so)\n", target.c_str());
+    return kExitUsage;
+  }
+
+  std::vector<std::string> jsons;
+  std::vector<sweep::Report> reports;
+  bool any_mismatch = false;
+  for (const std::string& name : domains) {
+    auto d = sweep::make_domain(name);
+    std::string json, status;
+    auto work = [&] { return sweep::to_json(sweep::run(*d, *table, target, opts)); };
+    if (isolate) {
+      if (!run_isolated(work, &json, &status)) {
+        std::printf("%-36s %s\n", name.c_str(), status.c_str());
+        any_mismatch = true;
+        continue;
+      }
+    } else {
+      json = work();
+    }
+    sweep::Report r;
+    std::string err;
+    if (!sweep::from_json(json, &r, &err)) {
+      std::printf("%-36s the target's process returned no report: %s\n", name.c_str(), err.c_str());
+      any_mismatch = true;
+      continue;
+    }
+    print_summary(r);
+    any_mismatch |= !r.tally.class_counts.empty() || !r.tally.target_error.empty();
+    jsons.push_back(json);
+    reports.push_back(std::move(r));
+  }
+  if (!vectors_dir.empty()) {
+    if (auto err = sweep::write_findings(vectors_dir, reports)) {
+      std::fprintf(stderr, "sweep: cannot write findings: %s\n", err->message().c_str());
+      return kExitUsage;
+    }
+  }
+  if (!json_path.empty()) {
+    std::string text = jsons.size() == 1 ? jsons[0] : "[\n" + [&] {
+      std::string s;
+      for (size_t i = 0; i < jsons.size(); ++i) s += (i ? ",\n" : "") + jsons[i];
+      return s;
+    }() + "]\n";
+    if (!write_file(json_path, text)) {
+      std::fprintf(stderr, "sweep: cannot write %s: %s\n", json_path.c_str(), std::strerror(errno));
+      return kExitUsage;
+    }
+  }
+  if (handle) dlclose(handle);
+  return any_mismatch ? kExitNonConformant : kExitOk;
+}
+
+int merge_command(int argc, char** argv) {
+  if (wants_help(argc, argv)) {
+    std::fputs(kMergeUsage, stdout);
+    return kExitOk;
+  }
+  std::vector<sweep::Report> reports;
+  std::string out_path;
+  for (int i = 0; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--json" && i + 1 < argc) {
+      out_path = argv[++i];
+      continue;
+    }
+    std::ifstream f(a, std::ios::binary);
+    if (!f) {
+      std::fprintf(stderr, "merge: cannot read %s\n", a.c_str());
+      return kExitUsage;
+    }
+    std::stringstream ss;
+    ss << f.rdbuf();
+    sweep::Report r;
+    std::string err;
+    if (!sweep::from_json(ss.str(), &r, &err)) {
+      std::fprintf(stderr, "merge: %s: %s\n", a.c_str(), err.c_str());
+      return kExitUsage;
+    }
+    reports.push_back(std::move(r));
+  }
+  if (reports.empty()) {
+    std::fputs(kMergeUsage, stderr);
+    return kExitUsage;
+  }
+  sweep::Report merged;
+  std::string err;
+  if (!sweep::merge(std::move(reports), &merged, &err)) {
+    std::fprintf(stderr, "merge: %s\n", err.c_str());
+    return kExitUsage;
+  }
+  print_summary(merged);
+  std::string json = sweep::to_json(merged);
+  if (!out_path.empty() && !write_file(out_path, json)) {
+    std::fprintf(stderr, "merge: cannot write %s\n", out_path.c_str());
+    return kExitUsage;
+  }
+  return merged.tally.class_counts.empty() ? kExitOk : kExitNonConformant;
+}
+
+}  // namespace
+
+NC_COMMAND("sweep", "run a target over a complete input domain against the exact reference", sweep_command);
+NC_COMMAND("merge", "join sharded sweep reports into one", merge_command);
+
+}  // namespace nc::cli

@@ -1,0 +1,36 @@
+// Where an element's scale lives (spec sections 3.3, 3.4, 4): groups run along the last axis K and
+// never cross a row, so element i of a row-major [rows, K] tensor owns scale
+// row * ceil_div(K, G) + (i % K) / G for grouped formats and NVFP4 (G = 16), and scale `row` for
+// FP8_E4M3FN_ROW_BF16S (one multiplier per row).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "hd.h"
+
+namespace nc::kernels {
+
+NC_HD uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+// Scale geometry of a format: group along K, or 0 for one scale per row.
+struct ScaleGeometry {
+  uint64_t k;      // logical extent of the last axis
+  uint32_t group;  // elements per scale along K; 0 = one scale per row
+};
+
+NC_HD uint64_t scales_per_row(ScaleGeometry g) { return g.group == 0 ? 1 : ceil_div(g.k, g.group); }
+
+NC_HD uint64_t scale_index(ScaleGeometry g, uint64_t element) {
+  const uint64_t row = element / g.k;
+  if (g.group == 0) return row;
+  return row * ceil_div(g.k, g.group) + (element % g.k) / g.group;
+}
+
+// Number of elements in group `g_in_row` of a row (the last group may be partial, spec 4).
+NC_HD uint64_t group_length(ScaleGeometry g, uint64_t g_in_row) {
+  const uint64_t begin = g_in_row * g.group;
+  const uint64_t end = begin + g.group < g.k ? begin + g.group : g.k;
+  return end - begin;
+}
+
+}  // namespace nc::kernels

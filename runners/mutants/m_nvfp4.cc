@@ -1,0 +1,81 @@
+// NVFP4 mutants (spec 3.3): W = e2m1 * e4m3fn / d_w, block scales sign-zero finite E4M3FN words,
+// d_w finite and strictly positive, one scale per 16 along K.
+#include <cmath>
+
+#include "runners/mutants/geometry.h"
+#include "runners/mutants/mutant.h"
+#include "runners/mutants/words.h"
+
+namespace nc::mutants {
+namespace {
+
+// d_w taken as a global multiplier (the "global scale" of other block formats) instead of a divisor.
+int reconstruct_multiply_divisor(nc_format f, const uint32_t* c, const uint32_t* s, const uint32_t* d, size_t n,
+                                 uint32_t* out) {
+  if (f != NC_FORMAT_NVFP4 || !d)
+    return base().reconstruct ? base().reconstruct(f, c, s, d, n, out) : NC_EUNSUPPORTED;
+  for (size_t i = 0; i < n; ++i)
+    out[i] = bits_of(e2m1_value(c[i]) * e4m3fn_value(s[i]) * f32_from_bits(d[i]));
+  return NC_OK;
+}
+
+// Block-scale validity by "value >= 0 and not NaN": -0.0 >= 0 holds, so 0x80 passes.
+int validate_negative_zero_block_scale(nc_format f, nc_component comp, const uint32_t* w, size_t n,
+                                       uint8_t* valid) {
+  if (f != NC_FORMAT_NVFP4 || comp != NC_COMP_SCALE)
+    return base().validate_word ? base().validate_word(f, comp, w, n, valid) : NC_EUNSUPPORTED;
+  for (size_t i = 0; i < n; ++i) valid[i] = e4m3fn_value(w[i] & 0xffu) >= 0.0f;  // false for NaN
+  return NC_OK;
+}
+
+// Divisor checked for finiteness only: zero and negative divisors pass.
+int validate_divisor_finite_only(nc_format f, nc_component comp, const uint32_t* w, size_t n, uint8_t* valid) {
+  if (f != NC_FORMAT_NVFP4 || comp != NC_COMP_DIVISOR)
+    return base().validate_word ? base().validate_word(f, comp, w, n, valid) : NC_EUNSUPPORTED;
+  for (size_t i = 0; i < n; ++i) valid[i] = std::isfinite(f32_from_bits(w[i]));
+  return NC_OK;
+}
+
+// Blocks of 32 along K (MXFP4's geometry) over NVFP4's scale plane: element k of row r reads
+// scale r * ceil_div(K, 16) + k / 32.
+int dequantize_group_32(nc_format f, size_t rank, const uint64_t* shape, const uint32_t* c, size_t nc,
+                        const uint32_t* s, size_t ns, const uint32_t* d, uint32_t* out) {
+  const Geometry geo = geometry(rank, shape);
+  if (f != NC_FORMAT_NVFP4 || !d || !geo.ok || nc != geo.rows * geo.k || ns != geo.rows * ceil_div(geo.k, 16))
+    return base().dequantize ? base().dequantize(f, rank, shape, c, nc, s, ns, d, out) : NC_EUNSUPPORTED;
+  const float dw = f32_from_bits(*d);
+  const uint64_t per_row = ceil_div(geo.k, 16);
+  for (uint64_t r = 0; r < geo.rows; ++r)
+    for (uint64_t k = 0; k < geo.k; ++k) {
+      const size_t i = r * geo.k + k;
+      out[i] = bits_of(e2m1_value(c[i]) * e4m3fn_value(s[r * per_row + k / 32]) / dw);
+    }
+  return NC_OK;
+}
+
+void install_multiply_divisor(nc_plugin_v1* t) { t->reconstruct = reconstruct_multiply_divisor; }
+void install_negative_zero_scale(nc_plugin_v1* t) { t->validate_word = validate_negative_zero_block_scale; }
+void install_divisor_finite_only(nc_plugin_v1* t) { t->validate_word = validate_divisor_finite_only; }
+void install_group_32(nc_plugin_v1* t) { t->dequantize = dequantize_group_32; }
+
+}  // namespace
+
+std::span<const Mutant> nvfp4_mutants() {
+  static const Mutant kMutants[] = {
+      {{"nvfp4-multiply-divisor", "nvfp4", "reconstruct", "W = e2m1 * e4m3 * d_w instead of / d_w",
+        "reconstruct.NVFP4", "-", "divisor multipl"},
+       install_multiply_divisor},
+      {{"nvfp4-negative-zero-scale", "nvfp4", "validate", "block scale 0x80 (-0) accepted",
+        "validate.NVFP4.scale", "negative-zero", "negative zero"},
+       install_negative_zero_scale},
+      {{"nvfp4-nonpositive-divisor", "nvfp4", "validate", "divisor d_w <= 0 accepted (finiteness only)",
+        "validate.NVFP4.divisor", "divisor", "positive divisor"},
+       install_divisor_finite_only},
+      {{"nvfp4-group-32", "nvfp4", "dequantize", "one block scale per 32 along K instead of 16",
+        "dequantize.NVFP4", "-", "group 16"},
+       install_group_32},
+  };
+  return kMutants;
+}
+
+}  // namespace nc::mutants

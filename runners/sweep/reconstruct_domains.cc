@@ -1,0 +1,181 @@
+// reconstruct.* domains: every valid (code, scale) pair of a quantized format, and for NVFP4
+// every (E2M1, E4M3FN scale) pair times a divisor set, against oracle/fastref's exact products.
+#include <algorithm>
+#include <functional>
+
+#include "oracle/fastref/recipes.h"
+#include "registry/registry.h"
+#include "runners/sweep/families.h"
+
+namespace nc::sweep {
+
+namespace {
+
+constexpr size_t kBatch = 1 << 14;
+
+struct Element {
+  uint32_t code, scale, divisor;
+};
+
+struct ReconstructDomain : Domain {
+  std::string name_, op_;
+  uint64_t size_;
+  nc_format abi;
+  int code_digits, scale_digits;
+  bool has_divisor = false;
+  // The element of index i, or false for an index outside the valid language (skipped).
+  std::function<bool(uint64_t, Element&)> element;
+  std::function<uint32_t(const Element&)> reference;
+
+  std::string name() const override { return name_; }
+  std::string op() const override { return op_; }
+  uint64_t size() const override { return size_; }
+
+  void run(const nc_plugin_v1& t, uint64_t begin, uint64_t end, uint64_t stride, size_t keep,
+           Tally& tally) const override {
+    std::vector<uint32_t> code(kBatch), scale(kBatch), divisor(kBatch), out(kBatch);
+    std::vector<uint64_t> index(kBatch);
+    for (uint64_t i = begin; i < end;) {
+      size_t n = 0;
+      for (; n < kBatch && i < end; i += stride) {
+        Element e;
+        if (!element(i, e)) continue;
+        code[n] = e.code, scale[n] = e.scale, divisor[n] = e.divisor, index[n] = i;
+        ++n;
+      }
+      if (n == 0) continue;
+      int rc = t.reconstruct ? t.reconstruct(abi, code.data(), scale.data(),
+                                             has_divisor ? divisor.data() : nullptr, n, out.data())
+                             : NC_EUNSUPPORTED;
+      if (rc == NC_EUNSUPPORTED) {
+        tally.unsupported += n;
+        continue;
+      }
+      if (rc != NC_OK) {
+        tally.target_error = "target returned status " + std::to_string(rc) + " at index " + std::to_string(index[0]);
+        return;
+      }
+      tally.covered += n;
+      for (size_t k = 0; k < n; ++k) {
+        uint32_t want = reference({code[k], scale[k], divisor[k]});
+        if (want == out[k]) continue;
+        bool flushed = (want & 0x7fffffffu) != 0 && (out[k] & 0x7fffffffu) == 0;
+        bool subnormal = (want & 0x7f800000u) == 0;
+        std::string cls = std::string(subnormal ? "subnormal-result" : "normal-result") + ":" +
+                          (flushed ? "flushed" : "wrong-value");
+        tally.count({index[k], cls,
+                     {hex_word(code[k], code_digits), hex_word(scale[k], scale_digits),
+                      has_divisor ? hex_word(divisor[k], 8) : "-"},
+                     hex_word(want, 8), hex_word(out[k], 8)},
+                    keep);
+      }
+    }
+  }
+};
+
+uint32_t code_to_binary32(uint32_t word, uint32_t bits) {
+  int32_t v = int32_t(word << (32 - bits)) >> (32 - bits);
+  return fastref::int_to_binary32(v);
+}
+
+std::unique_ptr<Domain> grouped(Format f) {
+  const FormatInfo& fi = info(f);
+  auto d = std::make_unique<ReconstructDomain>();
+  d->name_ = "reconstruct." + std::string(fi.name);
+  d->op_ = "reconstruct " + std::string(fi.name);
+  const uint32_t bits = fi.code_bits;
+  d->size_ = uint64_t(1) << (16 + bits);  // every binary16 scale word x every code word
+  d->abi = nc_format(int(f));
+  d->code_digits = 2;
+  d->scale_digits = 4;
+  const bool w8 = f == Format::W8G32_F16S;
+  d->element = [bits, w8](uint64_t i, Element& e) {
+    e = {uint32_t(i & ((1u << bits) - 1)), uint32_t(i >> bits), 0};
+    if (e.scale > 0x7bffu) return false;           // negative, -0, inf, NaN scales are invalid
+    if (w8 && e.code == 0x80) return false;         // -128 is not a W8 code
+    return !(e.scale == 0 && e.code != 0);          // zero-scale rule
+  };
+  d->reference = [bits](const Element& e) {
+    return fastref::binary32_mul(fastref::f16_to_binary32(e.scale), code_to_binary32(e.code, bits));
+  };
+  return d;
+}
+
+std::unique_ptr<Domain> fp8_row() {
+  auto d = std::make_unique<ReconstructDomain>();
+  d->name_ = "reconstruct.FP8_E4M3FN_ROW_BF16S";
+  d->op_ = "reconstruct FP8_E4M3FN_ROW_BF16S";
+  d->size_ = uint64_t(1) << 24;  // every BF16 scale word x every E4M3FN code word
+  d->abi = NC_FORMAT_FP8_E4M3FN_ROW_BF16S;
+  d->code_digits = 2;
+  d->scale_digits = 4;
+  d->element = [](uint64_t i, Element& e) {
+    e = {uint32_t(i & 0xff), uint32_t(i >> 8), 0};
+    if ((e.code & 0x7f) == 0x7f || e.scale > 0x7f7fu) return false;  // NaN codes; invalid scales
+    return !(e.scale == 0 && (e.code & 0x7f) != 0);                   // zero-scale row rule
+  };
+  d->reference = [](const Element& e) {
+    return fastref::binary32_mul(fastref::e4m3fn_to_binary32(e.code), fastref::bf16_to_binary32(e.scale));
+  };
+  return d;
+}
+
+// Divisors chosen to give exact, rounded, tie, subnormal and overflowing quotients.
+constexpr uint32_t kDivisors[] = {
+    0x3f800000u,  // 1: exact
+    0x40400000u,  // 3: every quotient rounded
+    0x3dcccccdu,  // 0.1: a non-dyadic divisor near a power of ten
+    0x40490fdbu,  // pi
+    0x3f7fffffu,  // just below 1: quotients just above the operand
+    0x3f800001u,  // just above 1: quotients just below the operand
+    0x45280000u,  // 2688 = 6 * 448: the largest product maps to 1
+    0x00800000u,  // 2^-126: large quotients, some overflow
+    0x00000001u,  // 2^-149: every nonzero quotient overflows
+    0x7f7fffffu,  // the largest binary32: subnormal quotients
+    0x7e800000u,  // 2^126: subnormal quotients with ties
+    0x4b000001u,  // 2^23 + 1: long quotients
+};
+
+std::unique_ptr<Domain> nvfp4() {
+  auto d = std::make_unique<ReconstructDomain>();
+  d->name_ = "reconstruct.NVFP4";
+  d->op_ = "reconstruct NVFP4";
+  constexpr uint64_t kDivisorCount = sizeof kDivisors / sizeof kDivisors[0];
+  d->size_ = kDivisorCount << 12;  // divisor x E4M3FN scale word x E2M1 code word
+  d->abi = NC_FORMAT_NVFP4;
+  d->code_digits = 1;
+  d->scale_digits = 2;
+  d->has_divisor = true;
+  d->element = [](uint64_t i, Element& e) {
+    e = {uint32_t(i & 0xf), uint32_t((i >> 4) & 0xff), kDivisors[i >> 12]};
+    return e.scale <= 0x7eu;  // sign-zero finite block scales only
+  };
+  d->reference = [](const Element& e) {
+    return fastref::binary32_mul_div(fastref::e2m1_to_binary32(e.code), fastref::e4m3fn_to_binary32(e.scale), e.divisor);
+  };
+  return d;
+}
+
+constexpr Format kReconstructFormats[] = {Format::Q4G64_F16S, Format::Q5G64_F16S, Format::Q6G64_F16S,
+                                          Format::W8G32_F16S, Format::NVFP4, Format::FP8_E4M3FN_ROW_BF16S};
+
+}  // namespace
+
+Family reconstruct_family() {
+  return {[] {
+            std::vector<std::string> names;
+            for (Format f : kReconstructFormats) names.push_back("reconstruct." + std::string(info(f).name));
+            return names;
+          },
+          [](const std::string& name) -> std::unique_ptr<Domain> {
+            for (Format f : kReconstructFormats) {
+              if (name != "reconstruct." + std::string(info(f).name)) continue;
+              if (f == Format::NVFP4) return nvfp4();
+              if (f == Format::FP8_E4M3FN_ROW_BF16S) return fp8_row();
+              return grouped(f);
+            }
+            return nullptr;
+          }};
+}
+
+}  // namespace nc::sweep

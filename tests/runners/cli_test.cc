@@ -1,0 +1,64 @@
+// The commands end to end: exit codes, report files, certificate files.
+#include <catch2/catch.hpp>
+
+#include "corpus_fixture.h"
+
+using namespace nc::runners::test;
+
+namespace {
+std::string cli() { return std::string("'") + NC_TEST_CLI + "'"; }
+std::string quiet() { return " >/dev/null 2>&1"; }
+// The certificate with its generated_at line removed.
+std::string without_timestamp(const std::string& text) {
+  std::string out;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    std::string line = text.substr(start, end - start);
+    if (line.find("generated_at") == std::string::npos) out += line + "\n";
+    start = end == std::string::npos ? text.size() : end + 1;
+  }
+  return out;
+}
+}  // namespace
+
+TEST_CASE("replay exit codes: 0 conformant, 1 not, 2 usage or corpus error", "[cli]") {
+  const std::string corpus = make_corpus();
+  const std::string base = cli() + " replay --corpus " + corpus + " --target ";
+  CHECK(run_status(base + "plugin:" + NC_TEST_PLUGIN_GOOD + quiet()) == 0);
+  CHECK(run_status(base + "plugin:" + NC_TEST_PLUGIN_WRONG_BIT + quiet()) == 1);
+  CHECK(run_status(base + "no-such-target" + quiet()) == 2);
+  CHECK(run_status(cli() + " replay --corpus " + corpus + quiet()) == 2);  // no --target
+  CHECK(run_status(base + "plugin:" + NC_TEST_PLUGIN_GOOD + " --suite 'nothing.*'" + quiet()) == 2);
+  std::string f = corpus + "/decode.E4M3FN.vec.zst";
+  write_text(f, read_text(f).substr(1));
+  CHECK(run_status(base + "plugin:" + NC_TEST_PLUGIN_GOOD + quiet()) == 2);
+}
+
+TEST_CASE("replay prints failures capped by --max-failures and writes reports", "[cli]") {
+  const std::string corpus = make_corpus();
+  const std::string out = corpus + "/out.txt";
+  CHECK(run_status(cli() + " replay --corpus " + corpus + " --target plugin:" + NC_TEST_PLUGIN_WRONG_BIT +
+                   " --max-failures 0 --json " + corpus + "/r.json --junit " + corpus + "/r.xml >" + out) == 1);
+  const std::string text = read_text(out);
+  CHECK(text.find("1 more failures not shown") != std::string::npos);
+  CHECK(text.find("NOT CONFORMANT") != std::string::npos);
+  CHECK(read_text(corpus + "/r.json").find("3f800001") != std::string::npos);
+  CHECK(read_text(corpus + "/r.xml").find("<testsuites") != std::string::npos);
+  CHECK(run_status(cli() + " replay --corpus " + corpus + " --target plugin:" + NC_TEST_PLUGIN_WRONG_BIT +
+                   " >" + out) == 1);
+  CHECK(read_text(out).find("actual   3f800001 (0x1.000002p+0), 1 ulp") != std::string::npos);
+}
+
+TEST_CASE("certify writes the same certificate twice, timestamp aside", "[cli][certify]") {
+  const std::string corpus = make_corpus();
+  for (const char* d : {"/c1", "/c2"})
+    CHECK(run_status(cli() + " certify --corpus " + corpus + " --target 'pipe:python3 " + NC_TEST_PY_ADAPTER +
+                     "' --out " + corpus + d + quiet()) == 0);
+  for (const char* f : {"/certificate.md", "/certificate.json"}) {
+    const std::string a = read_text(corpus + "/c1" + f), b = read_text(corpus + "/c2" + f);
+    CHECK_FALSE(a.empty());
+    CHECK(without_timestamp(a) == without_timestamp(b));
+  }
+  CHECK(read_text(corpus + "/c1/certificate.md").find("python-example-adapter") != std::string::npos);
+}

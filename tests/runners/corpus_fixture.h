@@ -1,0 +1,17 @@
+// A small hand-made corpus for the runner tests, in vectors/FORMAT.md syntax. Every expected value
+// is derived by hand from the spec (E4M3FN: numeric-formats.txt 3.3; W8 codes: section 5) and
+// noted beside its record, never produced by code under test.
+#pragma once
+
+#include <string>
+
+namespace nc::runners::test {
+
+// Writes the suites and MANIFEST.json into a fresh temporary directory and returns its path.
+std::string make_corpus();
+std::string read_text(const std::string& path);
+void write_text(const std::string& path, const std::string& bytes);
+// Runs a shell command; returns its exit status (-1 if it did not exit normally).
+int run_status(const std::string& command);
+
+}  // namespace nc::runners::test

@@ -1,0 +1,60 @@
+/* A small plugin for the runner's own tests: E4M3FN and W8 code decode, written from the spec
+ * (numeric-formats.txt 3.3 and 5), nothing else. One source, four behaviours chosen at build time,
+ * so each broken plugin differs from the good one in exactly one way:
+ *   NC_TEST_GOOD       decodes correctly
+ *   NC_TEST_WRONG_BIT  flips bit 0 of the result for E4M3FN word 0x38 (1.0 -> the next binary32)
+ *   NC_TEST_CRASH      aborts on any E4M3FN decode call
+ *   NC_TEST_HANG       sleeps forever on any E4M3FN decode call
+ */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "include/ninfer_conform/plugin.h"
+
+/* (-1)^s * m * 2^e as binary32 bits, for the small exact values E4M3FN produces. */
+static uint32_t binary32_of(uint32_t s, uint32_t m, int e) {
+  if (m == 0) return s << 31;
+  int top = 31 - __builtin_clz(m);
+  int exp = top + e; /* E4M3FN values are all binary32 normals: exp >= -9 */
+  uint32_t frac = (m << (23 - top)) & 0x7fffffu;
+  return (s << 31) | ((uint32_t)(exp + 127) << 23) | frac;
+}
+
+static uint32_t e4m3fn_decode(uint32_t w) {
+  uint32_t s = (w >> 7) & 1, e = (w >> 3) & 15, m = w & 7;
+  if (e == 15 && m == 7) return (s << 31) | 0x7fc00000u;
+  if (e == 0) return binary32_of(s, m, -9);
+  return binary32_of(s, 8 | m, (int)e - 10);
+}
+
+static int decode(nc_word_type wt, const uint32_t* words, size_t n, uint32_t* out, uint8_t* valid) {
+  if (wt == NC_WT_E4M3FN) {
+#if defined(NC_TEST_CRASH)
+    abort();
+#elif defined(NC_TEST_HANG)
+    for (;;) pause();
+#endif
+    for (size_t i = 0; i < n; ++i) {
+      out[i] = e4m3fn_decode(words[i] & 0xff);
+      valid[i] = 1;
+#if defined(NC_TEST_WRONG_BIT)
+      if ((words[i] & 0xff) == 0x38) out[i] ^= 1u;
+#endif
+    }
+    return NC_OK;
+  }
+  if (wt == NC_WT_W8_CODE) {
+    for (size_t i = 0; i < n; ++i) {
+      uint32_t u = words[i] & 0xff;
+      valid[i] = u != 0x80;
+      out[i] = u < 0x80 ? u : (uint32_t)((int32_t)u - 256);
+    }
+    return NC_OK;
+  }
+  return NC_EUNSUPPORTED;
+}
+
+static const nc_plugin_v1 kTable = {
+    NC_PLUGIN_ABI_VERSION, "runner-test-plugin", NC_TEST_VARIANT, decode, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+
+const nc_plugin_v1* ninfer_conform_plugin_v1(void) { return &kTable; }

@@ -1,0 +1,159 @@
+// Whole replays of the hand-made corpus against plugins and pipe adapters built for the purpose:
+// each broken target is reported for what it did, and the runner goes on to the next suite.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "corpus_fixture.h"
+#include "runners/certificate.h"
+#include "runners/replay.h"
+#include "runners/report.h"
+
+using namespace nc::runners;
+using namespace nc::runners::test;
+
+namespace {
+
+ReplayResult run(const std::string& spec, const std::string& corpus, double timeout_s = 10) {
+  TargetOptions to;
+  to.timeout_s = timeout_s;
+  to.plugin_host = NC_TEST_CLI;
+  std::string why;
+  auto t = make_target(spec, to, &why);
+  REQUIRE(t);
+  ReplayOptions o;
+  o.corpus_dir = corpus;
+  ReplayResult r;
+  REQUIRE(replay(*t, o, &r, &why));
+  INFO(why);
+  REQUIRE(r.suites.size() == 3);
+  return r;
+}
+
+size_t count(const SuiteResult& s, Verdict v) { return s.counts[size_t(v)]; }
+
+// The second suite (W8 codes) must be fully judged whatever happened to the first.
+void check_w8_suite_passes(const ReplayResult& r) {
+  const SuiteResult& w8 = r.suites[1];
+  CHECK(w8.name == "decode.W8G32_F16S.code");
+  CHECK(count(w8, Verdict::Pass) == 5);
+  CHECK(count(w8, Verdict::ExpectedRejection) == 1);
+  CHECK(w8.failed() == 0);
+  CHECK(w8.target_problem.empty());
+}
+
+}  // namespace
+
+TEST_CASE("a correct plugin passes, with policies and untested capabilities reported", "[replay]") {
+  const std::string corpus = make_corpus();
+  ReplayResult r = run(std::string("plugin:") + NC_TEST_PLUGIN_GOOD, corpus);
+  CHECK(r.target_name == "runner-test-plugin");
+  CHECK(r.target_version == "good");
+  const SuiteResult& e4 = r.suites[0];
+  CHECK(count(e4, Verdict::Pass) == 9);
+  CHECK(count(e4, Verdict::PassUnderPolicy) == 1);  // ff -> ffc00000 where the record names 7fc00000
+  CHECK(e4.policies_used == std::set<std::string>{"nan-any"});
+  check_w8_suite_passes(r);
+  CHECK(count(r.suites[2], Verdict::Untested) == 2);  // validate is not provided: untested, not passed
+  CHECK(r.conformant());
+  auto caps = capability_verdicts(r);
+  CHECK(caps[size_t(Capability::Decode)].verdict == "conformant under policies nan-any");
+  CHECK(caps[size_t(Capability::Validate)].verdict == "untested");
+}
+
+TEST_CASE("one wrong bit in E4M3FN decode is one failure, named and measured", "[replay]") {
+  ReplayResult r = run(std::string("plugin:") + NC_TEST_PLUGIN_WRONG_BIT, make_corpus());
+  const SuiteResult& e4 = r.suites[0];
+  REQUIRE(e4.failures.size() == 1);
+  const CaseResult& f = e4.failures[0];
+  CHECK(f.inputs == "word=38");
+  CHECK(f.expect == "3f800000");
+  CHECK(f.actual == "3f800001");
+  REQUIRE(f.ulp);
+  CHECK(*f.ulp == 1);
+  CHECK(count(e4, Verdict::Pass) == 8);
+  check_w8_suite_passes(r);
+  CHECK_FALSE(r.conformant());
+}
+
+TEST_CASE("a crashing plugin costs its suite, not the run", "[replay]") {
+  ReplayResult r = run(std::string("plugin:") + NC_TEST_PLUGIN_CRASH, make_corpus());
+  const SuiteResult& e4 = r.suites[0];
+  INFO(e4.target_problem);
+  CHECK(e4.target_problem.find("Abort") != std::string::npos);
+  CHECK(e4.target_problem.find("decode.E4M3FN:") != std::string::npos);  // names the request's first case
+  CHECK(count(e4, Verdict::TargetError) == 10);
+  check_w8_suite_passes(r);
+  CHECK_FALSE(r.conformant());
+}
+
+TEST_CASE("a hanging plugin is timed out and the next suite runs", "[replay]") {
+  ReplayResult r = run(std::string("plugin:") + NC_TEST_PLUGIN_HANG, make_corpus(), 1);
+  const SuiteResult& e4 = r.suites[0];
+  INFO(e4.target_problem);
+  CHECK(e4.target_problem.find("hang") != std::string::npos);
+  CHECK(e4.target_problem.find("decode.E4M3FN:") != std::string::npos);
+  check_w8_suite_passes(r);
+}
+
+TEST_CASE("a lying pipe adapter (wrong token count) is caught", "[replay]") {
+  ReplayResult r = run(std::string("pipe:") + NC_TEST_LYING_ADAPTER, make_corpus());
+  const SuiteResult& e4 = r.suites[0];
+  INFO(e4.target_problem);
+  CHECK(e4.target_problem.find("wrong token count: sent 10 elements, got 1") != std::string::npos);
+  CHECK(r.suites[1].target_problem.find("wrong token count") != std::string::npos);
+  CHECK_FALSE(r.conformant());
+}
+
+TEST_CASE("the Python example adapter passes the decode suites", "[replay]") {
+  ReplayResult r = run(std::string("pipe:python3 ") + NC_TEST_PY_ADAPTER, make_corpus());
+  CHECK(r.target_name == "python-example-adapter");
+  CHECK(r.suites[0].failed() == 0);
+  CHECK(count(r.suites[0], Verdict::Pass) + count(r.suites[0], Verdict::PassUnderPolicy) == 10);
+  check_w8_suite_passes(r);
+  CHECK(count(r.suites[2], Verdict::Untested) == 2);
+  CHECK(r.conformant());
+}
+
+TEST_CASE("a tampered or truncated suite file fails manifest verification, naming it", "[replay]") {
+  const std::string corpus = make_corpus();
+  const std::string file = corpus + "/decode.W8G32_F16S.code.vec.zst";
+  std::string bytes = read_text(file);
+  std::string sha, why;
+  std::vector<ManifestEntry> entries;
+  REQUIRE(verify_manifest(corpus, &sha, &entries, &why));
+  CHECK(entries.size() == 3);
+  SECTION("one flipped byte") { bytes[bytes.size() / 2] ^= 0x20; }
+  SECTION("truncated") { bytes.resize(bytes.size() - 3); }
+  write_text(file, bytes);
+  CHECK_FALSE(verify_manifest(corpus, &sha, &entries, &why));
+  CHECK(why.find("decode.W8G32_F16S.code.vec.zst") != std::string::npos);
+  CHECK(why.find("does not match") != std::string::npos);
+}
+
+TEST_CASE("JSON and JUnit reports are well-formed and list the failures", "[report]") {
+  ReplayResult r = run(std::string("plugin:") + NC_TEST_PLUGIN_WRONG_BIT, make_corpus());
+  auto j = nlohmann::json::parse(report_json(r));
+  CHECK(j["conformant"] == false);
+  CHECK(j["suites"][0]["failures"][0]["actual"] == "3f800001");
+  CHECK(j["suites"][0]["counts"]["fail"] == 1);
+  const std::string dir = make_corpus();
+  write_text(dir + "/junit.xml", report_junit(r));
+  // An independent XML parser checks well-formedness and the one-testcase-per-suite shape.
+  CHECK(run_status("python3 -c \"import sys,xml.etree.ElementTree as E; t=E.parse(sys.argv[1]).getroot(); "
+                   "c=t.findall('.//testcase'); f=t.findall('.//failure'); s=t.findall('.//skipped'); "
+                   "sys.exit(0 if (len(c),len(f),len(s))==(3,1,1) else 1)\" " +
+                   dir + "/junit.xml") == 0);
+}
+
+TEST_CASE("certificates are deterministic apart from generated_at", "[certify]") {
+  const std::string corpus = make_corpus();
+  ReplayResult a = run(std::string("plugin:") + NC_TEST_PLUGIN_WRONG_BIT, corpus);
+  ReplayResult b = run(std::string("plugin:") + NC_TEST_PLUGIN_WRONG_BIT, corpus);
+  CHECK(certificate_json(a, "T") == certificate_json(b, "T"));
+  CHECK(certificate_markdown(a, "T") == certificate_markdown(b, "T"));
+  CHECK(certificate_json(a, "T") != certificate_json(a, "U"));
+  auto j = nlohmann::json::parse(certificate_json(a, "T"));
+  CHECK(j["target"]["name"] == "runner-test-plugin");
+  CHECK(j["capabilities"][0]["verdict"] == "not conformant");
+  CHECK(j["suites"][0]["failures"].size() == 1);
+}

@@ -1,0 +1,102 @@
+// Verdict rules, one at a time, on hand-written tokens.
+#include <catch2/catch.hpp>
+
+#include "runners/tokens.h"
+#include "runners/verdict.h"
+
+using namespace nc::runners;
+
+namespace {
+Judgement j(Capability c, ResultType t, const char* expect, const char* accept, const char* actual,
+            std::optional<uint64_t> tol = std::nullopt) {
+  JudgeOptions o;
+  o.tolerance_ulp = tol;
+  return judge(c, t, expect, accept, actual, o);
+}
+constexpr auto D = Capability::Decode;
+constexpr auto B32 = ResultType::Binary32;
+}  // namespace
+
+TEST_CASE("bit-exact results pass, any other word fails", "[verdict]") {
+  CHECK(j(D, B32, "3f800000", "-", "3f800000").verdict == Verdict::Pass);
+  auto f = j(D, B32, "3f800000", "-", "3f800001");
+  CHECK(f.verdict == Verdict::Fail);
+  REQUIRE(f.ulp);
+  CHECK(*f.ulp == 1);
+  CHECK(j(D, ResultType::Integer, "-127", "-", "129").verdict == Verdict::Fail);
+}
+
+TEST_CASE("nan* expects any NaN of the result type", "[verdict]") {
+  CHECK(j(D, B32, "nan*", "-", "7fc00000").verdict == Verdict::Pass);
+  CHECK(j(D, B32, "nan*", "-", "ff800001").verdict == Verdict::Pass);  // signaling, negative: still NaN
+  CHECK(j(D, B32, "nan*", "-", "7f800000").verdict == Verdict::Fail);  // infinity is not NaN
+  // The NaN of the destination type, not binary32: BF16 7fc1 is NaN, E4M3FN 7e (448) is not.
+  CHECK(j(Capability::Convert, ResultType::BF16, "nan*", "-", "7fc1").verdict == Verdict::Pass);
+  CHECK(j(Capability::Convert, ResultType::E4M3FN, "nan*", "-", "7e").verdict == Verdict::Fail);
+  CHECK(j(Capability::Convert, ResultType::E4M3FN, "nan*", "-", "ff").verdict == Verdict::Pass);
+}
+
+TEST_CASE("policies grant only their documented alternative, and only when the record names them", "[verdict]") {
+  auto p = j(D, B32, "7fc00000", "nan-any", "ffc00001");
+  CHECK(p.verdict == Verdict::PassUnderPolicy);
+  CHECK(p.policy == "nan-any");
+  CHECK(j(D, B32, "7fc00000", "-", "ffc00001").verdict == Verdict::Fail);          // not named: fail
+  CHECK(j(D, B32, "7fc00000", "nan-any", "3f800000").verdict == Verdict::Fail);    // not a NaN
+  CHECK(j(D, B32, "7fc00000", "made-up-policy", "ffc00001").verdict == Verdict::Fail);  // unknown
+  CHECK_FALSE(policy_known("made-up-policy"));
+  auto c = j(Capability::Convert, ResultType::BF16, "7fc1", "nan-any,nan-canonical", "7fc0");
+  CHECK(c.verdict == Verdict::PassUnderPolicy);
+  CHECK(j(Capability::Convert, ResultType::BF16, "7fc1", "nan-canonical", "ffc0").verdict == Verdict::Fail);
+}
+
+TEST_CASE("tolerance applies to binary32 decode/reconstruct/dequantize only, and is not a pass", "[verdict]") {
+  CHECK(j(Capability::Reconstruct, B32, "3f800000", "-", "3f800002", 2).verdict == Verdict::WithinTolerance);
+  CHECK(j(Capability::Reconstruct, B32, "3f800000", "-", "3f800003", 2).verdict == Verdict::Fail);
+  // Across zero: +min subnormal vs -min subnormal are 2 ulp apart.
+  CHECK(j(Capability::Reconstruct, B32, "00000001", "-", "80000001", 2).verdict == Verdict::WithinTolerance);
+  CHECK(j(Capability::Convert, ResultType::BF16, "3f80", "-", "3f81", 5).verdict == Verdict::Fail);
+  CHECK(j(Capability::Reconstruct, B32, "7fc00000", "-", "3f800000", 100).verdict == Verdict::Fail);
+}
+
+TEST_CASE("rejections: the target must refuse, and for tensors name the rule", "[verdict]") {
+  CHECK(j(D, ResultType::Integer, "!code-illegal", "-", "invalid").verdict == Verdict::ExpectedRejection);
+  auto a = j(D, ResultType::Integer, "!code-illegal", "-", "-128");
+  CHECK(a.verdict == Verdict::Fail);
+  CHECK(a.note == "accepted what must be rejected");
+  CHECK(j(Capability::Validate, ResultType::Text, "!scale-negative", "-", "invalid").verdict ==
+        Verdict::ExpectedRejection);
+  CHECK(j(Capability::Validate, ResultType::Text, "valid", "-", "invalid").verdict == Verdict::Fail);
+  CHECK(j(Capability::Parse, ResultType::Text, "!unknown-format", "-", "reject").verdict == Verdict::ExpectedRejection);
+  CHECK(j(Capability::Parse, ResultType::Text, "!unknown-format", "-", "NVFP4").verdict == Verdict::Fail);
+  const auto VT = Capability::ValidateTensor;
+  CHECK(j(VT, ResultType::Text, "!code-illegal@c3", "-", "!code-illegal@c3").verdict == Verdict::ExpectedRejection);
+  CHECK(j(VT, ResultType::Text, "!code-illegal@c3", "-", "!code-illegal@-").verdict == Verdict::ExpectedRejection);
+  CHECK(j(VT, ResultType::Text, "!code-illegal@c3", "-", "!code-illegal@c4").verdict == Verdict::Fail);
+  CHECK(j(VT, ResultType::Text, "!code-illegal@c3", "-", "!scale-negative@s0").verdict == Verdict::Fail);
+  CHECK(j(Capability::Encode, ResultType::Text, "!scale-overflow", "-", "!scale-overflow").verdict ==
+        Verdict::ExpectedRejection);
+  CHECK(j(Capability::Encode, ResultType::Text, "!scale-overflow", "-", "7bff/7").verdict == Verdict::Fail);
+}
+
+TEST_CASE("dequantize judges every element; the worst decides", "[verdict]") {
+  const auto DQ = Capability::Dequantize;
+  CHECK(j(DQ, B32, "3f800000,40000000", "-", "3f800000,40000000").verdict == Verdict::Pass);
+  auto f = j(DQ, B32, "3f800000,40000000", "-", "3f800000,40000004");
+  CHECK(f.verdict == Verdict::Fail);
+  CHECK(*f.ulp == 4);
+  CHECK(j(DQ, B32, "3f800000,40000000", "-", "3f800000,40000001", 1).verdict == Verdict::WithinTolerance);
+  CHECK(j(DQ, B32, "3f800000,40000000", "-", "3f800000").verdict == Verdict::Fail);
+}
+
+TEST_CASE("token helpers", "[verdict]") {
+  CHECK(binary32_value(0x3f800000) == "0x1p+0");
+  CHECK(binary32_value(0x00000001) == "0x0.000002p-126");
+  CHECK(binary32_value(0xff800000) == "-inf");
+  uint64_t v;
+  CHECK(parse_hex("7F", &v));
+  CHECK(v == 0x7f);
+  CHECK_FALSE(parse_hex("7g", &v));
+  CHECK_FALSE(parse_hex("", &v));
+  CHECK(result_type(Capability::Decode, "W8G32_F16S.code") == ResultType::Integer);
+  CHECK(result_type(Capability::Decode, "F16") == ResultType::Binary32);
+}
