@@ -12,6 +12,14 @@ namespace {
 
 std::string error(std::string_view why) { return "error " + std::string(why); }
 
+// hello's NAME and VERSION are single tokens: a table's spaces become '_'.
+std::string single_token(const char* s, const char* fallback) {
+  std::string t = s && *s ? s : fallback;
+  for (char& c : t)
+    if (c == ' ' || c == '\n') c = '_';
+  return t;
+}
+
 // NC_EUNSUPPORTED -> "unsupported"; NC_EINVALID or anything else -> an error line.
 bool status_ok(int st, std::string* line) {
   if (st == NC_OK) return true;
@@ -108,11 +116,23 @@ std::string reconstruct(const nc_plugin_v1& p, const std::vector<std::string_vie
     div.push_back(uint32_t(d));
   }
   std::vector<uint32_t> out(code.size());
+  const uint32_t* d = has_div ? div.data() : nullptr;
+  int st = p.reconstruct(*fmt, code.data(), scale.data(), d, code.size(), out.data());
   std::string line;
-  if (!status_ok(p.reconstruct(*fmt, code.data(), scale.data(), has_div ? div.data() : nullptr, code.size(),
-                               out.data()),
-                 &line))
+  if (st == NC_EINVALID) {
+    // The ABI has no per-element validity for reconstruct: a batch holding one code word without
+    // a value (W8 0x80) fails whole. Retry element by element; an element refused alone is
+    // answered `invalid`, which the runner judges against the record's !code-illegal.
+    line = "ok";
+    for (size_t i = 0; i < code.size(); ++i) {
+      int one = p.reconstruct(*fmt, &code[i], &scale[i], has_div ? &div[i] : nullptr, 1, &out[i]);
+      if (one == NC_EINVALID) line += " invalid";
+      else if (!status_ok(one, &line)) return line;
+      else line += ' ' + hex_word(out[i], 8);
+    }
     return line;
+  }
+  if (!status_ok(st, &line)) return line;
   line = "ok";
   for (uint32_t w : out) line += ' ' + hex_word(w, 8);
   return line;
@@ -139,9 +159,12 @@ std::string encode(const nc_plugin_v1& p, const std::vector<std::string_view>& t
   auto fmt = format_token(t[1]);
   auto src = source_type_token(t[2]);
   std::vector<uint64_t> shape, words;
-  if (!fmt || !src || !parse_shape(t[3], &shape) || shape.size() != 2 || !parse_hex_list(t[4], &words))
+  if (!fmt || !src || !parse_shape(t[3], &shape) || shape.empty() || !parse_hex_list(t[4], &words))
     return error("malformed encode request");
-  const uint64_t rows = shape[0], k = shape[1];
+  // Every leading coordinate is an independent row (spec 4): [K] is one row, [E,N,K] is E*N rows.
+  const uint64_t k = shape.back();
+  uint64_t rows = 1;
+  for (size_t i = 0; i + 1 < shape.size(); ++i) rows *= shape[i];
   const uint32_t g = nc::info(Format(int(*fmt))).group_size;
   if (!g || rows * k != words.size()) return error("encode shape does not match the words");
   std::vector<uint32_t> scales(rows * ceil_div(k, g));
@@ -225,9 +248,7 @@ std::string dequantize(const nc_plugin_v1& p, const std::vector<std::string_view
 std::string abi_answer(const nc_plugin_v1& table, std::string_view request) {
   auto t = split(request, ' ');
   const std::string_view verb = t[0];
-  if (verb == "hello")
-    return "ok " + std::string(table.name ? table.name : "unnamed") + " " +
-           std::string(table.version ? table.version : "0");
+  if (verb == "hello") return "ok " + single_token(table.name, "unnamed") + " " + single_token(table.version, "0");
   if (verb == "decode") return decode(table, t);
   if (verb == "validate") return validate(table, t);
   if (verb == "parse") return parse(table, t);

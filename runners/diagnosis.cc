@@ -42,7 +42,7 @@ std::string known_cause(const std::string& tag) {
   return "";
 }
 
-std::vector<std::string> diagnose(const Suite& suite, const SuiteResult& r) {
+std::vector<std::string> diagnose(const corpus::SuiteHeader& suite, const SuiteResult& r) {
   std::vector<std::string> lines;
   const size_t n = r.failures.size();
   if (n == 0) return lines;
@@ -55,8 +55,8 @@ std::vector<std::string> diagnose(const Suite& suite, const SuiteResult& r) {
   auto cause = [&](const std::string& tag) {
     std::string c = known_cause(tag);
     if (c.empty()) {
-      auto it = suite.tags.find(tag);
-      if (it != suite.tags.end()) c = it->second;
+      for (const auto& [name, description] : suite.tags)
+        if (name == tag) c = description;
     }
     return c.empty() ? std::string("no known cause for this tag") : c;
   };
@@ -71,7 +71,8 @@ std::vector<std::string> diagnose(const Suite& suite, const SuiteResult& r) {
   }
   if (r.cap == Capability::Encode) {
     std::map<std::string, size_t> steps;
-    for (const CaseResult& f : r.failures) ++steps[encode_step(f)];
+    for (const CaseResult& f : r.failures)
+      if (f.verdict == Verdict::Fail) ++steps[encode_step(f)];
     for (auto& [step, count] : steps)
       lines.push_back(std::to_string(count) + " encode failure(s) diverge at the " + step +
                       (step == "scale" ? " step (amax32 / raw_scale32 / scale16 of spec 7)"

@@ -7,11 +7,11 @@
 #include <vector>
 
 #include "runners/replay.h"
-#include "runners/suite_file.h"
+#include "corpus/reader.h"
 
 namespace nc::runners {
 
-std::vector<std::string> diagnose(const Suite& suite, const SuiteResult& result);
+std::vector<std::string> diagnose(const corpus::SuiteHeader& suite, const SuiteResult& result);
 // The built-in cause for a tag, or "" when the table has none.
 std::string known_cause(const std::string& tag);
 

@@ -1,29 +1,18 @@
 #include "runners/replay.h"
 
 #include <fnmatch.h>
-#include <openssl/evp.h>
 
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "corpus/sha256.h"
 #include "runners/diagnosis.h"
-#include "runners/suite_file.h"
 #include "runners/tokens.h"
 
 namespace nc::runners {
 namespace {
 
-bool read_file(const std::string& path, std::string* out) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return false;
-  std::stringstream ss;
-  ss << f.rdbuf();
-  *out = ss.str();
-  return true;
-}
-
-// The op's input columns, joined into the request element (PIPE.md); selector beside it.
+// The op's input columns joined into a request element (PIPE.md), and the selector beside it.
 struct Shaped {
   std::string selector, element;
 };
@@ -34,8 +23,17 @@ bool has_tag(std::string_view tags, std::string_view tag) {
   return false;
 }
 
-Shaped shape_request(Capability cap, const std::string& op_selector, const Suite& s, const SuiteRecord& r) {
-  auto f = [&](std::string_view c) { return std::string(r.field(s.columns, c)); };
+struct Columns {
+  int id = -1, expect = -1, accept = -1, tags = -1;
+  const corpus::SuiteHeader* h = nullptr;
+  std::string get(const corpus::Record& r, std::string_view name) const {
+    int c = h->column(name);
+    return c >= 0 ? r.fields[size_t(c)] : std::string();
+  }
+};
+
+Shaped shape_request(Capability cap, const std::string& op_selector, const Columns& c, const corpus::Record& r) {
+  auto f = [&](std::string_view name) { return c.get(r, name); };
   switch (cap) {
     case Capability::Decode:
     case Capability::Validate: return {op_selector, f("word")};
@@ -58,11 +56,10 @@ bool one_per_request(Capability c) {
   return c == Capability::Encode || c == Capability::ValidateTensor || c == Capability::Dequantize;
 }
 
-std::string inputs_of(const Suite& s, const SuiteRecord& r) {
-  // Every column before expect is an input.
+std::string inputs_of(const corpus::SuiteHeader& h, const corpus::Record& r) {
   std::string in;
-  for (size_t i = 1; i < s.columns.size() && s.columns[i] != "expect"; ++i)
-    in += (in.empty() ? "" : " ") + s.columns[i] + "=" + std::string(r.fields[i]);
+  for (size_t i = 1; i <= h.input_count(); ++i)
+    in += (in.empty() ? "" : " ") + h.columns[i] + "=" + r.fields[i];
   return in;
 }
 
@@ -80,172 +77,148 @@ bool ReplayResult::conformant() const {
   return true;
 }
 
-std::string sha256_hex(const std::string& bytes) {
-  unsigned char md[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  EVP_Digest(bytes.data(), bytes.size(), md, &len, EVP_sha256(), nullptr);
-  std::string hex;
-  for (unsigned i = 0; i < len; ++i) hex += hex_word(md[i], 2);
-  return hex;
-}
-
-bool verify_manifest(const std::string& dir, std::string* manifest_sha256, std::vector<ManifestEntry>* entries,
+bool verify_manifest(const std::string& dir, std::string* manifest_sha256, std::vector<corpus::ManifestEntry>* entries,
                      std::string* error) {
-  const std::string path = dir + "/MANIFEST.json";
-  std::string bytes;
-  if (!read_file(path, &bytes)) return *error = path + ": cannot read the corpus manifest", false;
-  *manifest_sha256 = sha256_hex(bytes);
-  nlohmann::json j = nlohmann::json::parse(bytes, nullptr, false);
-  if (j.is_discarded() || !j.contains("suites") || !j["suites"].is_array())
-    return *error = path + ": not a manifest (no \"suites\" array)", false;
-  entries->clear();
-  for (const auto& e : j["suites"]) {
-    ManifestEntry m;
-    auto str = [&](std::initializer_list<const char*> keys) {
-      for (const char* k : keys)
-        if (e.contains(k) && e[k].is_string()) return e[k].get<std::string>();
-      return std::string();
-    };
-    m.file = str({"file"});
-    m.suite = str({"suite", "name"});
-    m.sha256_compressed = str({"sha256_zst", "sha256_compressed", "sha256"});
-    m.sha256_text = str({"sha256_text", "sha256_uncompressed"});
-    if (e.contains("records") && e["records"].is_number_integer()) m.records = e["records"].get<long>();
-    if (m.file.empty()) return *error = path + ": a suite entry has no \"file\"", false;
-    if (m.suite.empty()) m.suite = m.file.substr(0, m.file.find(".vec.zst"));
-    std::string zst;
-    const std::string file = dir + "/" + m.file;
-    if (!read_file(file, &zst)) return *error = file + ": listed in the manifest but missing", false;
-    if (!m.sha256_compressed.empty() && sha256_hex(zst) != m.sha256_compressed)
-      return *error = file + ": SHA-256 " + sha256_hex(zst) + " does not match the manifest's " +
-                      m.sha256_compressed + " (tampered or truncated)",
-             false;
-    if (!m.sha256_text.empty()) {
-      std::string text, why;
-      if (!zstd_decompress(zst, &text, &why)) return *error = file + ": " + why, false;
-      if (sha256_hex(text) != m.sha256_text)
-        return *error = file + ": uncompressed SHA-256 does not match the manifest's " + m.sha256_text, false;
-    }
-    entries->push_back(m);
+  const std::string path = dir + "/" + corpus::kManifestName;
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return *error = path + ": cannot read the corpus manifest", false;
+  std::stringstream ss;
+  ss << f.rdbuf();
+  *manifest_sha256 = corpus::sha256_hex(ss.str());
+  auto m = corpus::parse_manifest(ss.str(), path);
+  if (!m) return *error = m.error().message(), false;
+  std::vector<corpus::Error> problems = corpus::verify_corpus(dir, *m);
+  if (!problems.empty()) {
+    *error = problems[0].message();
+    if (problems.size() > 1) *error += " (and " + std::to_string(problems.size() - 1) + " more problems)";
+    return false;
   }
+  *entries = m->suites;
   return true;
 }
 
-SuiteResult replay_suite(Target& target, const Suite& s, const ReplayOptions& o) {
-  SuiteResult res;
-  res.name = s.name;
-  res.op = s.op;
-  res.file = s.path;
-  const size_t sp = s.op.find(' ');
-  const std::string verb = s.op.substr(0, sp), op_selector = sp == std::string::npos ? "" : s.op.substr(sp + 1);
-  if (!capability_from_op(verb, &res.cap)) {
-    res.target_problem = "unknown #op '" + s.op + "'";
-    return res;
-  }
-  const int c_id = s.column("id"), c_expect = s.column("expect"), c_accept = s.column("accept"),
-            c_tags = s.column("tags");
-  std::vector<const SuiteRecord*> selected;
-  for (const SuiteRecord& r : s.records)
-    if (o.tag.empty() || (c_tags >= 0 && has_tag(r.fields[size_t(c_tags)], o.tag))) selected.push_back(&r);
+bool replay_suite(Target& target, corpus::SuiteReader& reader, const ReplayOptions& o, SuiteResult* out,
+                  std::string* error) {
+  const corpus::SuiteHeader& h = reader.header();
+  SuiteResult& res = *out;
+  res = SuiteResult{};
+  res.name = h.suite;
+  res.op = h.op;
+  const size_t sp = h.op.find(' ');
+  const std::string op_selector = sp == std::string::npos ? "" : h.op.substr(sp + 1);
+  if (!capability_from_op(std::string(h.op_name()), &res.cap)) return *error = h.suite + ": unknown #op '" + h.op + "'", false;
+  Columns c{h.column("id"), h.column("expect"), h.column("accept"), h.column("tags"), &h};
+  if (c.expect < 0) return *error = h.suite + ": no expect column", false;
   const size_t limit = one_per_request(res.cap) ? 1 : std::max<size_t>(1, o.batch);
   bool dead = false;
-  auto record_case = [&](const SuiteRecord& r, Verdict v, const std::string& actual, const Judgement* j) {
+  size_t done = 0;
+
+  auto record_case = [&](const corpus::Record& r, Verdict v, const std::string& actual, const Judgement* j) {
     ++res.counts[size_t(v)];
     if (j && v == Verdict::PassUnderPolicy) res.policies_used.insert(j->policy);
     if (v != Verdict::Fail && v != Verdict::TargetError) return;
-    CaseResult c;
-    c.id = std::string(r.fields[size_t(c_id)]);
-    c.inputs = inputs_of(s, r);
-    c.expect = c_expect >= 0 ? std::string(r.fields[size_t(c_expect)]) : "";
-    c.actual = actual;
-    c.tags = c_tags >= 0 ? std::string(r.fields[size_t(c_tags)]) : "-";
-    c.verdict = v;
-    if (j) c.ulp = j->ulp, c.note = j->note;
-    res.failures.push_back(std::move(c));
+    CaseResult cr;
+    cr.id = r.id();
+    cr.inputs = inputs_of(h, r);
+    cr.expect = r.fields[size_t(c.expect)];
+    cr.actual = actual;
+    cr.tags = c.tags >= 0 ? r.fields[size_t(c.tags)] : "-";
+    cr.verdict = v;
+    if (j) cr.ulp = j->ulp, cr.note = j->note;
+    res.failures.push_back(std::move(cr));
   };
-  for (size_t i = 0; i < selected.size();) {
-    // A batch: consecutive records with the same selector (encode groups by source type).
-    Request req;
-    req.cap = res.cap;
-    std::vector<const SuiteRecord*> batch;
-    for (; i < selected.size() && batch.size() < limit; ++i) {
-      Shaped sh = shape_request(res.cap, op_selector, s, *selected[i]);
-      if (batch.empty()) req.selector = sh.selector;
-      else if (sh.selector != req.selector) break;
-      req.elements.push_back(std::move(sh.element));
-      batch.push_back(selected[i]);
-    }
+
+  // Sends one batch (records with one selector) and judges its answers.
+  auto flush = [&](Request& req, std::vector<corpus::Record>& batch) {
+    if (batch.empty()) return;
     if (dead) {
-      for (auto* r : batch) record_case(*r, Verdict::Untested, "", nullptr);
-      continue;
-    }
-    Response resp = target.call(req);
-    const ResultType type = result_type(res.cap, req.selector.substr(0, req.selector.find(' ')));
-    switch (resp.kind) {
-      case Response::Kind::Unsupported:
-        for (auto* r : batch) record_case(*r, Verdict::Untested, "", nullptr);
-        break;
-      case Response::Kind::Error:
-      case Response::Kind::Dead: {
-        const std::string first = std::string(batch[0]->fields[size_t(c_id)]);
-        if (resp.kind == Response::Kind::Dead) {
-          dead = true;
-          res.target_problem = resp.message + ", on the request starting at case " + first;
-        }
-        for (auto* r : batch) {
+      for (auto& r : batch) record_case(r, Verdict::Untested, "", nullptr);
+    } else {
+      Response resp = target.call(req);
+      const ResultType type = result_type(res.cap, req.selector.substr(0, req.selector.find(' ')));
+      switch (resp.kind) {
+        case Response::Kind::Unsupported:
+          for (auto& r : batch) record_case(r, Verdict::Untested, "", nullptr);
+          break;
+        case Response::Kind::Error:
+        case Response::Kind::Dead: {
+          if (resp.kind == Response::Kind::Dead) {
+            dead = true;
+            res.target_problem = resp.message + ", on the request starting at case " + batch[0].id();
+          }
           Judgement j;
           j.note = resp.message;
-          record_case(*r, Verdict::TargetError, resp.kind == Response::Kind::Dead ? "(target died)" : "(error)", &j);
+          for (auto& r : batch)
+            record_case(r, Verdict::TargetError, resp.kind == Response::Kind::Dead ? "(target died)" : "(error)", &j);
+          break;
         }
-        break;
+        case Response::Kind::Ok:
+          for (size_t k = 0; k < batch.size(); ++k) {
+            const corpus::Record& r = batch[k];
+            Judgement j = judge(res.cap, type, r.fields[size_t(c.expect)],
+                                c.accept >= 0 ? std::string_view(r.fields[size_t(c.accept)]) : std::string_view("-"),
+                                resp.tokens[k], o.judge);
+            record_case(r, j.verdict, resp.tokens[k], &j);
+          }
+          break;
       }
-      case Response::Kind::Ok:
-        for (size_t k = 0; k < batch.size(); ++k) {
-          const SuiteRecord& r = *batch[k];
-          Judgement j = judge(res.cap, type, r.fields[size_t(c_expect)],
-                              c_accept >= 0 ? r.fields[size_t(c_accept)] : std::string_view("-"), resp.tokens[k],
-                              o.judge);
-          record_case(r, j.verdict, resp.tokens[k], &j);
-        }
-        break;
     }
-    if (o.progress) o.progress(s.name, i, selected.size());
+    done += batch.size();
+    if (o.progress) o.progress(res.name, done, h.records);
+    batch.clear();
+    req.elements.clear();
+  };
+
+  Request req;
+  req.cap = res.cap;
+  std::vector<corpus::Record> batch;
+  corpus::Record r;
+  for (;;) {
+    auto more = reader.next(r);
+    if (!more) return *error = more.error().message(), false;
+    if (!*more) break;
+    if (!o.tag.empty() && (c.tags < 0 || !has_tag(r.fields[size_t(c.tags)], o.tag))) continue;
+    Shaped sh = shape_request(res.cap, op_selector, c, r);
+    if (!batch.empty() && (sh.selector != req.selector || batch.size() >= limit)) flush(req, batch);
+    req.selector = sh.selector;
+    req.elements.push_back(std::move(sh.element));
+    batch.push_back(std::move(r));
   }
-  res.diagnosis = diagnose(s, res);
-  return res;
+  flush(req, batch);
+  res.diagnosis = diagnose(h, res);
+  return true;
 }
 
 bool replay(Target& target, const ReplayOptions& o, ReplayResult* out, std::string* error) {
-  std::vector<ManifestEntry> entries;
+  std::vector<corpus::ManifestEntry> entries;
   if (!verify_manifest(o.corpus_dir, &out->manifest_sha256, &entries, error)) return false;
-  bool started = false;
-  for (const ManifestEntry& m : entries) {
+  bool started = false, matched = false;
+  for (const corpus::ManifestEntry& m : entries) {
     if (fnmatch(o.suite_glob.c_str(), m.suite.c_str(), 0) != 0) continue;
-    Suite s;
-    if (!read_suite(o.corpus_dir + "/" + m.file, &s, error)) return false;
-    if (m.records >= 0 && long(s.records.size()) != m.records)
-      return *error = s.path + ": manifest lists " + std::to_string(m.records) + " records, found " +
-                      std::to_string(s.records.size()),
-             false;
+    matched = true;
+    auto reader = corpus::SuiteReader::open(o.corpus_dir + "/" + m.file);
+    if (!reader) return *error = reader.error().message(), false;
     std::string why;
     if (!target.start(&why)) {
-      // A target that cannot even start is a run error before any suite, a dead suite after.
+      // A target that cannot start is a run error before any suite, a lost suite after one.
       if (!started) return *error = why, false;
       SuiteResult r;
-      r.name = s.name;
-      r.op = s.op;
+      r.name = m.suite;
+      r.op = (*reader)->header().op;
+      capability_from_op(std::string((*reader)->header().op_name()), &r.cap);
       r.target_problem = why;
-      capability_from_op(s.op.substr(0, s.op.find(' ')), &r.cap);
-      r.counts[size_t(Verdict::TargetError)] = s.records.size();
+      r.counts[size_t(Verdict::TargetError)] = m.records;
       out->suites.push_back(r);
       continue;
     }
     if (!started) out->target_name = target.name(), out->target_version = target.version();
     started = true;
-    out->suites.push_back(replay_suite(target, s, o));
+    SuiteResult r;
+    if (!replay_suite(target, **reader, o, &r, error)) return false;
+    out->suites.push_back(std::move(r));
     target.finish_suite();
   }
-  if (!started && out->suites.empty()) return *error = "no suite matches '" + o.suite_glob + "'", false;
+  if (!matched) return *error = "no suite matches '" + o.suite_glob + "'", false;
   return true;
 }
 

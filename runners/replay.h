@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "corpus/manifest.h"
+#include "corpus/reader.h"
 #include "runners/target.h"
 #include "runners/verdict.h"
 
@@ -49,23 +51,18 @@ struct ReplayResult {
   bool conformant() const;               // no failure, no target error in any suite
 };
 
-// Reads and verifies <dir>/MANIFEST.json: every listed file present with the listed hashes and
-// record counts. Fills the manifest hash and the list of suites (name -> file), or false with
-// *error naming the file and what did not match.
-struct ManifestEntry {
-  std::string suite, file;
-  std::string sha256_compressed, sha256_text;
-  long records = -1;
-};
-bool verify_manifest(const std::string& dir, std::string* manifest_sha256, std::vector<ManifestEntry>* entries,
+// Reads and verifies <dir>/MANIFEST.json through corpus/manifest.h: every listed file present with
+// the listed sizes, hashes and record counts. Fills the hash of the manifest's bytes and its
+// suites, or false with *error naming the file and what did not match.
+bool verify_manifest(const std::string& dir, std::string* manifest_sha256, std::vector<corpus::ManifestEntry>* entries,
                      std::string* error);
-std::string sha256_hex(const std::string& bytes);
 
 // false (exit 2) on a corpus or target start error, with *error; otherwise fills *out.
 bool replay(Target& target, const ReplayOptions& options, ReplayResult* out, std::string* error);
 
-// Judges one suite already read into memory (tests and the benchmark call it directly).
-struct Suite;
-SuiteResult replay_suite(Target& target, const Suite& suite, const ReplayOptions& options);
+// Streams one open suite through the target (the benchmark calls it directly). false with *error
+// when the suite file itself is broken (a corpus error, exit 2).
+bool replay_suite(Target& target, corpus::SuiteReader& suite, const ReplayOptions& options, SuiteResult* out,
+                  std::string* error);
 
 }  // namespace nc::runners

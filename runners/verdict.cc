@@ -56,7 +56,8 @@ constexpr std::array<Policy, 2> kPolicies{{
 bool is_rejection_answer(Capability cap, std::string_view expect, std::string_view actual) {
   switch (cap) {
     case Capability::Decode:
-    case Capability::Validate: return actual == "invalid";
+    case Capability::Validate:
+    case Capability::Reconstruct: return actual == "invalid";
     case Capability::Parse: return actual == "reject";
     case Capability::ValidateTensor: {
       // "!rule@where": the rule must match; a target that cannot locate it may answer '-'.

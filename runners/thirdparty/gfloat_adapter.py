@@ -14,39 +14,49 @@ encode_ndarray maps values back to codes. Its conventions, isolated here:
 Formats used: format_info_bfloat16, format_info_binary16, format_info_ocp_e4m3 (E4M3FN),
 format_info_ocp_e2m1 (E2M1).
 """
+import functools
 import importlib.metadata as md
 import os
 import sys
 
-import numpy as np
-from gfloat import RoundMode, decode_ndarray, encode_ndarray, round_ndarray
-from gfloat.formats import (format_info_bfloat16, format_info_binary16, format_info_ocp_e2m1,
-                            format_info_ocp_e4m3)
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import nc_pipe  # noqa: E402
 
-DECODE = {
-    "BF16": (format_info_bfloat16, 0xFFFF),
-    "F16": (format_info_binary16, 0xFFFF),
-    "E4M3FN": (format_info_ocp_e4m3, 0xFF),
-    "E2M1": (format_info_ocp_e2m1, 0xF),
-}
+DECODE_TYPES = ("BF16", "F16", "E4M3FN", "E2M1")
+RECIPES = ("F32_TO_BF16_RNE", "F32_TO_F16_RNE", "F32_TO_E4M3FN_RNE_SATFINITE",
+           "F32_TO_E4M3FN_RNE_OVF_NAN", "F32_TO_E2M1_RNE_SATFINITE")
 
-# recipe -> (format, saturate, hex digits)
-CONVERT = {
-    "F32_TO_BF16_RNE": (format_info_bfloat16, False, 4),
-    "F32_TO_F16_RNE": (format_info_binary16, False, 4),
-    "F32_TO_E4M3FN_RNE_SATFINITE": (format_info_ocp_e4m3, True, 2),
-    "F32_TO_E4M3FN_RNE_OVF_NAN": (format_info_ocp_e4m3, False, 2),
-    "F32_TO_E2M1_RNE_SATFINITE": (format_info_ocp_e2m1, True, 1),
-}
+
+@functools.lru_cache(maxsize=None)
+def tables():
+    """word type -> (format, low-bit mask); recipe -> (format, saturate, hex digits)."""
+    from gfloat.formats import (format_info_bfloat16, format_info_binary16, format_info_ocp_e2m1,
+                                format_info_ocp_e4m3)
+    decode = {
+        "BF16": (format_info_bfloat16, 0xFFFF),
+        "F16": (format_info_binary16, 0xFFFF),
+        "E4M3FN": (format_info_ocp_e4m3, 0xFF),
+        "E2M1": (format_info_ocp_e2m1, 0xF),
+    }
+    convert = {
+        "F32_TO_BF16_RNE": (format_info_bfloat16, False, 4),
+        "F32_TO_F16_RNE": (format_info_binary16, False, 4),
+        "F32_TO_E4M3FN_RNE_SATFINITE": (format_info_ocp_e4m3, True, 2),
+        "F32_TO_E4M3FN_RNE_OVF_NAN": (format_info_ocp_e4m3, False, 2),
+        "F32_TO_E2M1_RNE_SATFINITE": (format_info_ocp_e2m1, True, 1),
+    }
+    return decode, convert
+
+
+def rne(fi, values, sat):
+    from gfloat import RoundMode, encode_ndarray, round_ndarray
+    return encode_ndarray(fi, round_ndarray(fi, values, RoundMode.TiesToEven, sat))
 
 
 def decode(args):
-    if not args or args[0] not in DECODE:
-        return None
-    fi, mask = DECODE[args[0]]
+    import numpy as np
+    from gfloat import decode_ndarray
+    fi, mask = tables()[0][args[0]]
     codes = (nc_pipe.hex_words(args[1:]) & mask).astype(np.int64)
     # Every value of these formats is exact in binary32, so this narrowing is exact.
     values = decode_ndarray(fi, codes).astype(np.float32)
@@ -54,12 +64,11 @@ def decode(args):
 
 
 def convert(args):
-    if not args or args[0] not in CONVERT:
-        return None
-    fi, sat, digits = CONVERT[args[0]]
+    import numpy as np
+    fi, sat, digits = tables()[1][args[0]]
     src = nc_pipe.hex_words(args[1:]).view(np.float32).astype(np.float64)  # exact widening
     try:
-        codes = encode_ndarray(fi, round_ndarray(fi, src, RoundMode.TiesToEven, sat))
+        codes = rne(fi, src, sat)
     except Exception:
         raise ValueError("gfloat refuses %s inputs %s" % (args[0], " ".join(refused(fi, sat, args[1:]))))
     return nc_pipe.fmt_words(codes.astype(np.uint32), digits)
@@ -69,11 +78,11 @@ def refused(fi, sat, tokens):
     """The input words gfloat raises on (e.g. NaN into E2M1, which has no NaN): the protocol has
     no per-element error, so the request is answered `error` naming them rather than inventing
     a result gfloat does not give."""
+    import numpy as np
     bad = []
     for t in tokens:
-        x = np.array([int(t, 16)], dtype=np.uint32).view(np.float32).astype(np.float64)
         try:
-            encode_ndarray(fi, round_ndarray(fi, x, RoundMode.TiesToEven, sat))
+            rne(fi, np.array([int(t, 16)], dtype=np.uint32).view(np.float32).astype(np.float64), sat)
         except Exception:
             bad.append(t)
     return bad[:8] + (["..."] if len(bad) > 8 else [])
@@ -81,4 +90,4 @@ def refused(fi, sat, tokens):
 
 if __name__ == "__main__":
     version = "%s+numpy-%s" % (md.version("gfloat"), md.version("numpy"))
-    nc_pipe.serve("gfloat", version, {"decode": decode, "convert": convert})
+    nc_pipe.serve("gfloat", version, {"decode": (DECODE_TYPES, decode), "convert": (RECIPES, convert)})

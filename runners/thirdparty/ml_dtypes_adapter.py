@@ -13,47 +13,51 @@ Conventions of this library, isolated here:
 - binary16 is numpy's, not ml_dtypes', so F16 is not provided.
 Run with the project venv's python: .venv/bin/python runners/thirdparty/ml_dtypes_adapter.py
 """
+import functools
 import importlib.metadata as md
 import os
 import sys
 
-import ml_dtypes
-import numpy as np
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import nc_pipe  # noqa: E402
 
-# word type -> (storage dtype, ml_dtypes type, low-bit mask)
-DECODE = {
-    "BF16": (np.uint16, ml_dtypes.bfloat16, 0xFFFF),
-    "E4M3FN": (np.uint8, ml_dtypes.float8_e4m3fn, 0xFF),
-    "E2M1": (np.uint8, ml_dtypes.float4_e2m1fn, 0xF),
-}
+DECODE_TYPES = ("BF16", "E4M3FN", "E2M1")
+RECIPES = ("F32_TO_BF16_RNE", "F32_TO_E4M3FN_RNE_OVF_NAN", "F32_TO_E2M1_RNE_SATFINITE")
 
-# recipe -> (destination type, storage dtype, hex digits, low-bit mask)
-CONVERT = {
-    "F32_TO_BF16_RNE": (ml_dtypes.bfloat16, np.uint16, 4, 0xFFFF),
-    "F32_TO_E4M3FN_RNE_OVF_NAN": (ml_dtypes.float8_e4m3fn, np.uint8, 2, 0xFF),
-    "F32_TO_E2M1_RNE_SATFINITE": (ml_dtypes.float4_e2m1fn, np.uint8, 1, 0xF),
-}
+
+@functools.lru_cache(maxsize=None)
+def tables():
+    """word type -> (storage dtype, ml_dtypes type, low-bit mask);
+    recipe -> (destination type, storage dtype, hex digits, low-bit mask)."""
+    import ml_dtypes
+    import numpy as np
+    decode = {
+        "BF16": (np.uint16, ml_dtypes.bfloat16, 0xFFFF),
+        "E4M3FN": (np.uint8, ml_dtypes.float8_e4m3fn, 0xFF),
+        "E2M1": (np.uint8, ml_dtypes.float4_e2m1fn, 0xF),
+    }
+    convert = {
+        "F32_TO_BF16_RNE": (ml_dtypes.bfloat16, np.uint16, 4, 0xFFFF),
+        "F32_TO_E4M3FN_RNE_OVF_NAN": (ml_dtypes.float8_e4m3fn, np.uint8, 2, 0xFF),
+        "F32_TO_E2M1_RNE_SATFINITE": (ml_dtypes.float4_e2m1fn, np.uint8, 1, 0xF),
+    }
+    return decode, convert
 
 
 def decode(args):
-    if not args or args[0] not in DECODE:
-        return None
-    storage, dtype, mask = DECODE[args[0]]
+    import numpy as np
+    storage, dtype, mask = tables()[0][args[0]]
     words = (nc_pipe.hex_words(args[1:]) & mask).astype(storage)
     return nc_pipe.fmt_words(words.view(dtype).astype(np.float32).view(np.uint32), 8)
 
 
 def convert(args):
-    if not args or args[0] not in CONVERT:
-        return None
-    dtype, storage, digits, mask = CONVERT[args[0]]
+    import numpy as np
+    dtype, storage, digits, mask = tables()[1][args[0]]
     src = nc_pipe.hex_words(args[1:]).view(np.float32)
     return nc_pipe.fmt_words(src.astype(dtype).view(storage) & mask, digits)
 
 
 if __name__ == "__main__":
     version = "%s+numpy-%s" % (md.version("ml_dtypes"), md.version("numpy"))
-    nc_pipe.serve("ml_dtypes", version, {"decode": decode, "convert": convert})
+    nc_pipe.serve("ml_dtypes", version, {"decode": (DECODE_TYPES, decode), "convert": (RECIPES, convert)})

@@ -3,12 +3,15 @@
 #include <sys/wait.h>
 
 #include <cstdlib>
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <vector>
 
-#include "runners/replay.h"
-#include "runners/suite_file.h"
+#include "corpus/manifest.h"
+#include "corpus/sha256.h"
+#include "corpus/zstd_io.h"
 
 namespace nc::runners::test {
 namespace {
@@ -21,7 +24,7 @@ std::string suite_text(const std::string& name, const std::string& op, const std
                        const std::vector<std::string>& defs, const std::vector<Rec>& recs) {
   std::vector<std::pair<std::string, std::string>> lines;
   for (const Rec& r : recs) {
-    std::string id = name + ":" + sha256_hex(name + "\n" + r.inputs).substr(0, 12);
+    std::string id = name + ":" + corpus::sha256_hex(name + "\n" + r.inputs).substr(0, 12);
     lines.push_back({id, id + " " + r.inputs + " " + r.rest});
   }
   std::sort(lines.begin(), lines.end());
@@ -31,6 +34,16 @@ std::string suite_text(const std::string& name, const std::string& op, const std
   t += "#records " + std::to_string(recs.size()) + "\n";
   for (auto& l : lines) t += l.second + "\n";
   return t;
+}
+
+// Every fixture directory is removed when the test binary exits.
+std::vector<std::string>& made_dirs() {
+  static std::vector<std::string> dirs;
+  return dirs;
+}
+void remove_made_dirs() {
+  std::error_code ec;
+  for (const std::string& d : made_dirs()) std::filesystem::remove_all(d, ec);
 }
 
 }  // namespace
@@ -55,6 +68,8 @@ int run_status(const std::string& command) {
 std::string make_corpus() {
   char tmpl[] = "/tmp/nc-runners-test-XXXXXX";
   std::string dir = mkdtemp(tmpl);
+  if (made_dirs().empty()) std::atexit(remove_made_dirs);
+  made_dirs().push_back(dir);
   const std::string dec_cols = "id word expect accept value class tags comment";
   struct Suite {
     std::string name, text;
@@ -65,7 +80,7 @@ std::string make_corpus() {
   std::vector<Rec> e4m3 = {
       {"00", "00000000 - 0x0p+0 zero - positive zero"},
       {"80", "80000000 - -0x0p+0 zero negative-zero negative zero keeps its sign"},
-      {"01", "3b000000 - 0x1p-9 subnormal subnormal,min-subnormal 1*2^-9: biased 118"},
+      {"01", "3b000000 - 0x1p-9 subnormal min-subnormal,subnormal 1*2^-9: biased 118"},
       {"07", "3c600000 - 0x1.cp-7 subnormal subnormal 7*2^-9 = 1.75*2^-7"},
       {"08", "3c800000 - 0x1p-6 normal - e=1 m=0: 2^-6"},
       {"38", "3f800000 - 0x1p+0 normal - e=7 m=0: 1.0"},
@@ -97,16 +112,24 @@ std::string make_corpus() {
                     suite_text("validate.NVFP4.scale", "validate NVFP4.scale", "id word expect accept tags comment", {},
                                val),
                     val.size()});
-  std::string manifest = "{\n  \"schema\": 1,\n  \"suites\": [\n";
-  for (size_t i = 0; i < suites.size(); ++i) {
-    const std::string file = suites[i].name + ".vec.zst", zst = zstd_compress(suites[i].text);
-    write_text(dir + "/" + file, zst);
-    manifest += "    {\"suite\": \"" + suites[i].name + "\", \"file\": \"" + file + "\", \"records\": " +
-                std::to_string(suites[i].records) + ", \"sha256_zst\": \"" + sha256_hex(zst) +
-                "\", \"sha256_text\": \"" + sha256_hex(suites[i].text) + "\"}" + (i + 1 < suites.size() ? "," : "") +
-                "\n";
+  corpus::Manifest m;
+  m.schema = 1;
+  m.generator_version = "runner-test-fixture";
+  m.seed = "0x0";
+  for (const Suite& s : suites) {
+    corpus::ManifestEntry e;
+    e.suite = s.name;
+    e.file = s.name + ".vec.zst";
+    const std::string zst = corpus::zstd_compress(s.text);
+    write_text(dir + "/" + e.file, zst);
+    e.records = s.records;
+    e.compressed_bytes = zst.size();
+    e.text_bytes = s.text.size();
+    e.compressed_sha256 = corpus::sha256_hex(zst);
+    e.text_sha256 = corpus::sha256_hex(s.text);
+    m.suites.push_back(e);
   }
-  write_text(dir + "/MANIFEST.json", manifest + "  ]\n}\n");
+  write_text(dir + "/" + corpus::kManifestName, corpus::manifest_json(m));
   return dir;
 }
 

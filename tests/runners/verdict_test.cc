@@ -63,6 +63,8 @@ TEST_CASE("rejections: the target must refuse, and for tensors name the rule", "
   auto a = j(D, ResultType::Integer, "!code-illegal", "-", "-128");
   CHECK(a.verdict == Verdict::Fail);
   CHECK(a.note == "accepted what must be rejected");
+  CHECK(j(Capability::Reconstruct, B32, "!code-illegal", "-", "invalid").verdict == Verdict::ExpectedRejection);
+  CHECK(j(Capability::Reconstruct, B32, "!code-illegal", "-", "c3000000").verdict == Verdict::Fail);
   CHECK(j(Capability::Validate, ResultType::Text, "!scale-negative", "-", "invalid").verdict ==
         Verdict::ExpectedRejection);
   CHECK(j(Capability::Validate, ResultType::Text, "valid", "-", "invalid").verdict == Verdict::Fail);

@@ -1,0 +1,25 @@
+// The text-to-ABI translation over the real codec table, on cases whose answers come from the spec
+// (and PIPE.md's own example), not from the codec.
+#include <catch2/catch.hpp>
+
+#include "codec/codec_plugin.h"
+#include "runners/abi_host.h"
+
+using nc::runners::abi_answer;
+
+TEST_CASE("abi_answer translates each request kind", "[abi]") {
+  const nc_plugin_v1& t = *nc_codec_plugin_table();
+  // E4M3FN 7e = 1.75 * 2^8 = 448, 01 = 2^-9 (spec 3.3; PIPE.md example).
+  CHECK(abi_answer(t, "decode E4M3FN 7e 01") == "ok 43e00000 3b000000");
+  CHECK(abi_answer(t, "decode W8G32_F16S.code 80 81") == "ok invalid -127");
+  CHECK(abi_answer(t, "validate NVFP4.scale 00 80") == "ok valid invalid");
+  // "NVFP4" and "nvfp4" as the hex of their bytes, and the empty name.
+  CHECK(abi_answer(t, "parse 4e56465034 6e76667034 \"\"") == "ok NVFP4 reject reject");
+  // W8 code 2 times scale 1.0 (3c00) is 2.0; 0x80 has no value and is refused alone.
+  CHECK(abi_answer(t, "reconstruct W8G32_F16S 02:3c00 80:3c00") == "ok 40000000 invalid");
+  // A rank-1 [2] source: amax 2.72e-6 -> scale word 0006 (6 * 2^-24), codes 7 and -8 (spec 7).
+  CHECK(abi_answer(t, "encode Q4G64_F16S FP32 2 36360000,b6360000") == "ok 0006/7,-8");
+  CHECK(abi_answer(t, "encode Q4G64_F16S FP32 1x2 7f800000,00000000") == "ok !nonfinite");
+  CHECK(abi_answer(t, "decode NOPE 00").rfind("error ", 0) == 0);
+  CHECK(abi_answer(t, "frobnicate 1") == "unsupported");
+}
