@@ -177,9 +177,16 @@ std::string encode(const nc_plugin_v1& p, const std::vector<std::string_view>& t
   if (outcome == NC_ENCODE_FAIL_SCALE_OVERFLOW) return "ok !scale-overflow";
   if (outcome != NC_ENCODE_OK) return error("encode returned outcome " + std::to_string(outcome));
   line = "ok ";
-  for (size_t i = 0; i < scales.size(); ++i) line += (i ? "," : "") + hex_word(scales[i], 4);
+  // Appends piece by piece: GCC 12 -O3 warns (-Wrestrict, falsely) on "," + std::string.
+  for (size_t i = 0; i < scales.size(); ++i) {
+    if (i) line += ',';
+    line += hex_word(scales[i], 4);
+  }
   line += '/';
-  for (size_t i = 0; i < codes.size(); ++i) line += (i ? "," : "") + std::to_string(codes[i]);
+  for (size_t i = 0; i < codes.size(); ++i) {
+    if (i) line += ',';
+    line += std::to_string(codes[i]);
+  }
   return line;
 }
 
@@ -224,7 +231,11 @@ std::string validate_tensor(const nc_plugin_v1& p, const std::vector<std::string
     return line;
   if (rule == NC_RULE_NONE) return "ok valid";
   const char plane = rule_plane(nc_rule(rule));
-  std::string at = plane && where >= 0 ? std::string(1, plane) + std::to_string(where) : "-";
+  std::string at = "-";
+  if (plane && where >= 0) {
+    at.assign(1, plane);
+    at += std::to_string(where);
+  }
   return "ok !" + std::string(rule_name(nc_rule(rule))) + "@" + at;
 }
 
@@ -239,7 +250,10 @@ std::string dequantize(const nc_plugin_v1& p, const std::vector<std::string_view
                  &line))
     return line;
   line = "ok ";
-  for (size_t i = 0; i < out.size(); ++i) line += (i ? "," : "") + hex_word(out[i], 8);
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (i) line += ',';
+    line += hex_word(out[i], 8);
+  }
   return line;
 }
 

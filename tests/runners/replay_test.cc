@@ -13,7 +13,8 @@ using namespace nc::runners::test;
 
 namespace {
 
-ReplayResult run(const std::string& spec, const std::string& corpus, double timeout_s = 10) {
+ReplayResult run(const std::string& spec, const std::string& corpus, double timeout_s = 10,
+                 const std::string& tag = "") {
   TargetOptions to;
   to.timeout_s = timeout_s;
   to.plugin_host = NC_TEST_CLI;
@@ -22,6 +23,7 @@ ReplayResult run(const std::string& spec, const std::string& corpus, double time
   REQUIRE(t);
   ReplayOptions o;
   o.corpus_dir = corpus;
+  o.tag = tag;
   ReplayResult r;
   const bool ok = replay(*t, o, &r, &why);
   INFO(why);
@@ -160,4 +162,22 @@ TEST_CASE("certificates are deterministic apart from generated_at", "[certify]")
   CHECK(j["target"]["name"] == "codec-wrong-bit");
   CHECK(j["capabilities"][0]["verdict"] == "not conformant");
   CHECK(j["suites"][0]["failures"].size() == 1);
+}
+
+TEST_CASE("--tag selects records; --suite selects suites", "[replay]") {
+  const std::string corpus = make_corpus();
+  ReplayResult r = run(std::string("plugin:") + NC_TEST_PLUGIN_GOOD, corpus, 10, "max-normal");
+  CHECK(r.suites[0].total() == 2);  // 7e and fe carry max-normal
+  CHECK(r.suites[1].total() == 0);
+  TargetOptions to;
+  to.plugin_host = NC_TEST_CLI;
+  std::string why;
+  auto t = make_target(std::string("plugin:") + NC_TEST_PLUGIN_GOOD, to, &why);
+  ReplayOptions o;
+  o.corpus_dir = corpus;
+  o.suite_glob = "decode.W8*";
+  ReplayResult w8;
+  REQUIRE(replay(*t, o, &w8, &why));
+  REQUIRE(w8.suites.size() == 1);
+  CHECK(w8.suites[0].name == "decode.W8G32_F16S.code");
 }
