@@ -70,8 +70,13 @@ std::optional<Violation> validate_tensor(Format fmt, const TensorView& t) {
                            "needs " + std::to_string(g.rows * g.k) + " codes and " +
                                std::to_string(g.rows * g.scales_per_row) + " scales; got " +
                                std::to_string(t.codes.size()) + " and " + std::to_string(t.scales.size())}};
+  // The divisor is a plane of its own: present exactly for NVFP4 (spec 3.3), else a shape error.
+  if (bool(t.divisor) != (fi.category == Category::BlockScaledFloat))
+    return Violation{Rule::Shape, Plane::None, -1,
+                     Error{name, "divisor", Rule::Shape,
+                           t.divisor ? "only NVFP4 has a divisor plane" : "NVFP4 needs its divisor d_w"}};
   if (fi.category == Category::BlockScaledFloat) {
-    if (!t.divisor || !nvfp4_divisor_valid(*t.divisor))
+    if (!nvfp4_divisor_valid(*t.divisor))
       return Violation{Rule::Divisor, Plane::None, -1,
                        Error{name, "divisor", Rule::Divisor, "d_w must be finite and strictly positive"}};
   }

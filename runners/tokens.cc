@@ -36,6 +36,7 @@ bool parse_hex(std::string_view s, uint64_t* out) {
 
 bool parse_hex_list(std::string_view s, std::vector<uint64_t>* out) {
   out->clear();
+  if (s == "-") return true;  // an empty plane (vectors/FORMAT.md: absent values are "-")
   for (std::string_view p : split(s, ',')) {
     uint64_t v;
     if (!parse_hex(p, &v)) return false;
