@@ -279,7 +279,10 @@ int sweep_command(int argc, char** argv) {
   if (!json_path.empty()) {
     std::string text = jsons.size() == 1 ? jsons[0] : "[\n" + [&] {
       std::string s;
-      for (size_t i = 0; i < jsons.size(); ++i) s += (i ? ",\n" : "") + jsons[i];
+      for (size_t i = 0; i < jsons.size(); ++i) {
+        if (i) s += ",\n";
+        s += jsons[i];
+      }
       return s;
     }() + "]\n";
     if (!write_file(json_path, text)) {

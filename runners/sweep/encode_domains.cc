@@ -93,7 +93,10 @@ struct EncodeDomain : Domain {
         if (oc == NC_ENCODE_FAIL_SCALE_OVERFLOW) return std::string("!scale-overflow");
         if (oc != NC_ENCODE_OK) return "outcome " + std::to_string(oc);
         std::string out = hex_word(s, 4) + "/";
-        for (uint32_t j = 0; j < k; ++j) out += (j ? "," : "") + std::to_string(c[j]);
+        for (uint32_t j = 0; j < k; ++j) {  // piecewise: GCC 12 -Wrestrict misfires on "," + string
+          if (j) out += ',';
+          out += std::to_string(c[j]);
+        }
         return out;
       };
       int32_t want_oc = want == fastref::EncodeOutcome::Ok ? NC_ENCODE_OK
@@ -103,7 +106,10 @@ struct EncodeDomain : Domain {
       if (expected == actual) continue;
       std::string what = outcome != want_oc ? "outcome" : scale != want_scale ? "scale" : "codes";
       std::string words;
-      for (uint32_t j = 0; j < k; ++j) words += (j ? "," : "") + hex_word(x[j], 8);
+      for (uint32_t j = 0; j < k; ++j) {
+        if (j) words += ',';
+        words += hex_word(x[j], 8);
+      }
       tally.count({i, std::string(distribution_name(d)) + ":" + what,
                    {"FP32", "1x" + std::to_string(k), words}, expected, actual},
                   keep);
