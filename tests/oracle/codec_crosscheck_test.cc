@@ -307,8 +307,16 @@ TEST_CASE("crosscheck: tensor validity (rule and location) and dequantize", "[or
       const auto cv = codec::validate_tensor(f, view);
       std::string ctext = "valid";
       if (cv) {
-        ctext = "!" + std::string(codec::rule_token(cv->rule)) + "@";
-        ctext += cv->plane == codec::Plane::None ? std::string("-") : static_cast<char>(cv->plane) + std::to_string(cv->index);
+        // Appended piece by piece: GCC 12 -Wrestrict misfires on char + std::string.
+        ctext = "!";
+        ctext += codec::rule_token(cv->rule);
+        ctext += '@';
+        if (cv->plane == codec::Plane::None) {
+          ctext += '-';
+        } else {
+          ctext += static_cast<char>(cv->plane);
+          ctext += std::to_string(cv->index);
+        }
       }
       const std::string where = std::string(info(f).name) + " tensor " + std::to_string(n);
       if (ov.text() != ctext) {
