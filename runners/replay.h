@@ -48,7 +48,7 @@ struct ReplayResult {
   std::string manifest_sha256;           // of MANIFEST.json's bytes
   std::string target_name, target_version;
   std::vector<SuiteResult> suites;
-  bool conformant() const;               // no failure, no target error in any suite
+  bool conformant() const;               // some case judged; no failure or target error in any suite
 };
 
 // Reads and verifies <dir>/MANIFEST.json through corpus/manifest.h: every listed file present with

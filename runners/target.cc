@@ -81,13 +81,18 @@ std::unique_ptr<Target> make_target(const std::string& spec, const TargetOptions
     return nullptr;
 #endif
   }
+#ifdef NC_CUDA_PLUGIN_PATH
+  // Our CUDA kernels, and their --use_fast_math negative control (kernels/README.md).
+  if (spec == "cuda") return make_target(std::string("plugin:") + NC_CUDA_PLUGIN_PATH, o, why);
+  if (spec == "cuda-fastmath") return make_target(std::string("plugin:") + NC_CUDA_FASTMATH_PLUGIN_PATH, o, why);
+#endif
   if (spec.rfind("pipe:", 0) == 0 && spec.size() > 5) return std::make_unique<PipeTarget>(spec.substr(5), o.timeout_s);
   if (spec.rfind("plugin:", 0) == 0 && spec.size() > 7) {
     if (o.plugin_host.empty()) return *why = "no plugin host executable known", nullptr;
     return std::make_unique<PipeTarget>("exec " + shell_quote(o.plugin_host) + " plugin-host " + shell_quote(spec.substr(7)),
                                         o.timeout_s);
   }
-  *why = "unknown target '" + spec + "' (expected cpu, pipe:COMMAND or plugin:PATH.so)";
+  *why = "unknown target '" + spec + "' (expected cpu, cuda, cuda-fastmath, pipe:COMMAND or plugin:PATH.so)";
   return nullptr;
 }
 
