@@ -131,7 +131,9 @@ TEST_CASE("NVFP4 tensor validity: divisor first, no zero-scale rule", "[codec][t
   scales[1] = 0x80;
   expect(check(Format::NVFP4, {2, 17}, codes, scales, 0x3f800000), Rule::ScaleNegative, Plane::Scales, 1);
   expect(check(Format::NVFP4, {2, 17}, codes, scales, 0x00000000), Rule::Divisor, Plane::None, -1);
-  expect(check(Format::NVFP4, {2, 17}, codes, scales), Rule::Divisor, Plane::None, -1);
+  // A missing divisor plane is a shape error, like any missing or extra plane (vectors/FORMAT.md,
+  // rule precedence); a present but non-positive d_w breaks the divisor rule.
+  expect(check(Format::NVFP4, {2, 17}, codes, scales), Rule::Shape, Plane::None, -1);
   expect(check(Format::NVFP4, {34}, codes, scales, 0x3f800000), Rule::Shape, Plane::None, -1);
 }
 

@@ -164,7 +164,7 @@ TEST_CASE("certificates are deterministic apart from generated_at", "[certify]")
   CHECK(j["suites"][0]["failures"].size() == 1);
 }
 
-TEST_CASE("--tag selects records; --suite selects suites", "[replay]") {
+TEST_CASE("replay selects records by tag and suites by glob", "[replay]") {
   const std::string corpus = make_corpus();
   ReplayResult r = run(std::string("plugin:") + NC_TEST_PLUGIN_GOOD, corpus, 10, "max-normal");
   CHECK(r.suites[0].total() == 2);  // 7e and fe carry max-normal
