@@ -18,6 +18,7 @@
 #include "codec/maxabs_f16_recip_rne_v1.h"
 #include "codec/words.h"
 #include "registry/registry.h"
+#include "runners/tokens.h"
 
 namespace nc::cli {
 namespace {
@@ -46,19 +47,11 @@ std::string group_text(const FormatInfo& f) {
   return std::to_string(f.group_size);
 }
 
-// A word: hex digits with an optional 0x prefix, at most 16 digits.
+// A word: hex digits with an optional 0x prefix, at most 16 digits (the corpus token rules).
 std::optional<uint64_t> parse_hex(std::string_view s) {
   if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s.remove_prefix(2);
-  if (s.empty() || s.size() > 16) return std::nullopt;
-  uint64_t v = 0;
-  for (char c : s) {
-    int d;
-    if (c >= '0' && c <= '9') d = c - '0';
-    else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
-    else if (c >= 'A' && c <= 'F') d = c - 'A' + 10;
-    else return std::nullopt;
-    v = v * 16 + uint64_t(d);
-  }
+  uint64_t v;
+  if (!nc::runners::parse_hex(s, &v)) return std::nullopt;
   return v;
 }
 
