@@ -1,5 +1,7 @@
 #include "oracle/fastref/recipes.h"
 
+#include <algorithm>
+
 #include "oracle/fastref/minifloat_round.h"
 
 namespace nc::fastref {
@@ -39,6 +41,19 @@ inline uint32_t convert_one(uint32_t w) {
   return 0;
 }
 
+// Calls f.template operator()<R>() with the recipe r as a compile-time constant, so each loop is
+// compiled once per recipe with its destination format folded in.
+template <class F>
+void with_recipe(Recipe r, F&& f) {
+  switch (r) {
+    case Recipe::F32_TO_BF16_RNE: return f.template operator()<Recipe::F32_TO_BF16_RNE>();
+    case Recipe::F32_TO_F16_RNE: return f.template operator()<Recipe::F32_TO_F16_RNE>();
+    case Recipe::F32_TO_E4M3FN_RNE_SATFINITE: return f.template operator()<Recipe::F32_TO_E4M3FN_RNE_SATFINITE>();
+    case Recipe::F32_TO_E4M3FN_RNE_OVF_NAN: return f.template operator()<Recipe::F32_TO_E4M3FN_RNE_OVF_NAN>();
+    case Recipe::F32_TO_E2M1_RNE_SATFINITE: return f.template operator()<Recipe::F32_TO_E2M1_RNE_SATFINITE>();
+  }
+}
+
 template <Recipe R>
 void convert_all(const uint32_t* src, size_t n, uint32_t* out) {
   for (size_t k = 0; k < n; ++k) out[k] = convert_one<R>(src[k]);
@@ -53,13 +68,51 @@ uint32_t convert(Recipe r, uint32_t w) {
 }
 
 void convert_batch(Recipe r, const uint32_t* src, size_t n, uint32_t* out) {
-  switch (r) {
-    case Recipe::F32_TO_BF16_RNE: return convert_all<Recipe::F32_TO_BF16_RNE>(src, n, out);
-    case Recipe::F32_TO_F16_RNE: return convert_all<Recipe::F32_TO_F16_RNE>(src, n, out);
-    case Recipe::F32_TO_E4M3FN_RNE_SATFINITE: return convert_all<Recipe::F32_TO_E4M3FN_RNE_SATFINITE>(src, n, out);
-    case Recipe::F32_TO_E4M3FN_RNE_OVF_NAN: return convert_all<Recipe::F32_TO_E4M3FN_RNE_OVF_NAN>(src, n, out);
-    case Recipe::F32_TO_E2M1_RNE_SATFINITE: return convert_all<Recipe::F32_TO_E2M1_RNE_SATFINITE>(src, n, out);
+  with_recipe(r, [&]<Recipe R>() { convert_all<R>(src, n, out); });
+}
+
+namespace {
+// Fills out[0..hi-lo] with f over [lo, hi], given f(lo) and f(hi), for f monotone on [lo, hi].
+template <Recipe R>
+void fill_monotone(uint32_t lo, uint32_t hi, uint32_t f_lo, uint32_t f_hi, uint32_t* out) {
+  while (f_lo != f_hi && hi - lo > 1) {
+    uint32_t mid = lo + (hi - lo) / 2, f_mid = convert_one<R>(mid);
+    fill_monotone<R>(lo, mid, f_lo, f_mid, out);
+    out += mid - lo;
+    lo = mid;
+    f_lo = f_mid;
   }
+  if (f_lo == f_hi) {
+    for (uint32_t k = 0; k <= hi - lo; ++k) out[k] = f_lo;
+  } else {  // two neighbours
+    out[0] = f_lo;
+    out[1] = f_hi;
+  }
+}
+
+template <Recipe R>
+void convert_range_of(uint32_t first, size_t n, uint32_t* out) {
+  uint64_t w = first;
+  const uint64_t end = uint64_t(first) + n;
+  while (w < end) {
+    // The monotone stretch holding w: finite words of one sign, [0, 7f7fffff] or [80000000, ff7fffff].
+    const uint64_t sign_base = w & 0x80000000u;
+    if ((w & 0x7fffffffu) >= 0x7f800000u) {  // infinity or NaN: one by one to the end of this half
+      const uint64_t stop = std::min(end, sign_base + 0x80000000u);
+      for (; w < stop; ++w) *out++ = convert_one<R>(uint32_t(w));
+      continue;
+    }
+    const uint64_t stop = std::min(end, sign_base + 0x7f800000u);
+    const uint32_t lo = uint32_t(w), hi = uint32_t(stop - 1);
+    fill_monotone<R>(lo, hi, convert_one<R>(lo), convert_one<R>(hi), out);
+    out += stop - w;
+    w = stop;
+  }
+}
+}  // namespace
+
+void convert_range(Recipe r, uint32_t first, size_t n, uint32_t* out) {
+  with_recipe(r, [&]<Recipe R>() { convert_range_of<R>(first, n, out); });
 }
 
 uint32_t f16_to_binary32(uint32_t w) {

@@ -2,6 +2,9 @@
 // shows the arithmetic). The MPFR cross-check over whole domains is in tests/oracle.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <vector>
+
 #include "oracle/fastref/encoder.h"
 #include "oracle/fastref/recipes.h"
 
@@ -128,4 +131,62 @@ TEST_CASE("division and integral rounding building blocks", "[fastref]") {
   CHECK(nc::fastref::round_integral_rne(0x40200000u) == 2);    // +2.5 -> 2
   CHECK(nc::fastref::round_integral_rne(0xc0200000u) == -2);   // -2.5 -> -2
   CHECK(nc::fastref::round_integral_rne(0x3f000001u) == 1);    // just above 0.5
+}
+
+namespace {
+const R kAllRecipes[] = {R::F32_TO_BF16_RNE, R::F32_TO_F16_RNE, R::F32_TO_E4M3FN_RNE_SATFINITE,
+                         R::F32_TO_E4M3FN_RNE_OVF_NAN, R::F32_TO_E2M1_RNE_SATFINITE};
+
+// Number of words in [first, first + n) where convert_range disagrees with word-by-word conversion.
+uint64_t range_disagreements(R r, uint32_t first, size_t n) {
+  std::vector<uint32_t> by_range(n);
+  nc::fastref::convert_range(r, first, n, by_range.data());
+  uint64_t bad = 0;
+  for (size_t k = 0; k < n; ++k) bad += by_range[k] != convert(r, uint32_t(first + k));
+  return bad;
+}
+}  // namespace
+
+// convert_range is a second way to compute the same function (bisection over monotone stretches):
+// it must agree word for word, above all where monotonicity ends (infinity, NaN payloads whose F16
+// results are not monotone, the sign boundary) and at every step of the destination grid.
+TEST_CASE("convert_range equals word-by-word conversion", "[fastref]") {
+  const uint32_t anchors[] = {0x00000000u, 0x00000001u, 0x007fffffu, 0x00800000u, 0x33000000u,
+                              0x387fe000u, 0x3f800000u, 0x43e80000u, 0x477ff000u, 0x7f7fffffu,
+                              0x7f800000u, 0x7f802000u, 0x7fc00000u, 0x7fffffffu, 0x80000000u,
+                              0x80800000u, 0xbf800000u, 0xff7fffffu, 0xff800000u, 0xffc00000u};
+  for (R r : kAllRecipes) {
+    INFO("recipe " << int(r));
+    for (uint32_t a : anchors) {
+      uint32_t first = a >= 5000 ? a - 5000 : 0;
+      CHECK(range_disagreements(r, first, std::min<uint64_t>(10000, 0x100000000ull - first)) == 0);
+    }
+    // Across the whole F16 NaN payload region, where an end-points-agree shortcut would be wrong.
+    CHECK(range_disagreements(r, 0x7f7fff00u, 0x00800200u) == 0);
+    CHECK(range_disagreements(r, 0xfffff000u, 0x1000u) == 0);  // up to the last word
+    // Long runs across many binades (a few thousand destination steps each).
+    CHECK(range_disagreements(r, 0x3e000000u, 1u << 22) == 0);
+    CHECK(range_disagreements(r, 0x80000000u - (1u << 21), 1u << 22) == 0);  // through the sign
+    uint64_t s = 0x9e3779b97f4a7c15ull;  // splitmix64: seeded random ranges
+    for (int i = 0; i < 200; ++i) {
+      s += 0x9e3779b97f4a7c15ull;
+      uint64_t z = (s ^ (s >> 30)) * 0xbf58476d1ce4e5b9ull;
+      z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+      z ^= z >> 31;
+      uint32_t first = uint32_t(z);
+      size_t n = size_t(1 + (z >> 40) % 40000);
+      CHECK(range_disagreements(r, first, std::min<uint64_t>(n, 0x100000000ull - first)) == 0);
+    }
+  }
+}
+
+// Every binary32 input of every recipe: minutes, so under the `long` label.
+TEST_CASE("convert_range equals word-by-word conversion on every binary32 input", "[.long]") {
+  for (R r : kAllRecipes) {
+    INFO("recipe " << int(r));
+    uint64_t bad = 0;
+    for (uint64_t first = 0; first < 0x100000000ull; first += 1u << 24)
+      bad += range_disagreements(r, uint32_t(first), 1u << 24);
+    CHECK(bad == 0);
+  }
 }
