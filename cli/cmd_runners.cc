@@ -3,17 +3,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <iostream>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "cli/command.h"
 #include "runners/abi_host.h"
 #include "runners/certificate.h"
 #include "runners/replay.h"
 #include "runners/report.h"
+#include "runners/sweep/sweep_target.h"
 #include "runners/tokens.h"
 
 namespace nc::cli {
@@ -29,14 +33,28 @@ const char kReplayUsage[] =
     "exit 0 conformant, 1 not conformant, 2 usage or corpus error\n";
 const char kCertifyUsage[] =
     "usage: ninfer-conform certify --target TARGET --out DIR [--corpus DIR] [--timeout S]\n"
-    "Replays the whole corpus and writes DIR/certificate.md and DIR/certificate.json.\n";
+    "                              [--sweep DOMAINS [--stride S] [--jobs N]]\n"
+    "Replays the whole corpus and writes DIR/certificate.md and DIR/certificate.json.\n"
+    "  --sweep DOMAINS  also sweep these domains (comma list of names or families, e.g.\n"
+    "                   convert,decode; see sweep --list) and certify on those results too;\n"
+    "                   domains the target declines are listed as not provided\n"
+    "  --stride S       sample 1 input in S of the domains over 2^24 inputs (the binary32\n"
+    "                   conversions); smaller domains are always swept whole\n"
+    "  --jobs N         sweep threads (default: number of cores)\n"
+    "exit 0 conformant, 1 not conformant, 2 usage or corpus error\n";
 
 struct Args {
   std::string target, corpus = NC_DEFAULT_CORPUS_DIR, suite = "*", tag, json, junit, out;
   std::optional<uint64_t> tolerance;
   double timeout = 10;
   size_t max_failures = 10;
+  std::vector<std::string> sweep;  // certify --sweep: domain names
+  uint64_t stride = 1;
+  unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
 };
+
+// Domains larger than this are sampled by certify --stride; smaller ones are cheap whole.
+constexpr uint64_t kStridedDomainSize = uint64_t(1) << 24;
 
 bool parse_args(int argc, char** argv, bool certify, Args* a) {
   for (int i = 0; i < argc; ++i) {
@@ -48,6 +66,16 @@ bool parse_args(int argc, char** argv, bool certify, Args* a) {
     else if (k == "--corpus") a->corpus = v;
     else if (k == "--out" && certify) a->out = v;
     else if (k == "--timeout" && parse_dec(v, &n) && n > 0) a->timeout = double(n);
+    else if (k == "--sweep" && certify) {
+      std::string bad;
+      std::vector<std::string> names;
+      for (std::string_view d : split(v, ',')) names.emplace_back(d);
+      a->sweep = sweep::expand_domains(names, &bad);
+      if (a->sweep.empty())
+        return std::fprintf(stderr, "ninfer-conform certify: unknown sweep domain '%s' (see sweep --list)\n", bad.c_str()),
+               false;
+    } else if (k == "--stride" && certify && parse_dec(v, &n) && n > 0) a->stride = uint64_t(n);
+    else if (k == "--jobs" && certify && parse_dec(v, &n) && n > 0) a->jobs = unsigned(n);
     else if (certify) return std::fprintf(stderr, "ninfer-conform certify: unknown option '%s'\n", k.c_str()), false;
     else if (k == "--suite") a->suite = v;
     else if (k == "--tag") a->tag = v;
@@ -112,17 +140,28 @@ int certify_command(int argc, char** argv) {
   if (!parse_args(argc, argv, true, &a)) return std::fputs(kCertifyUsage, stderr), kExitUsage;
   ReplayResult r;
   if (int rc = run_replay(a, &r); rc >= 0) return rc;
+  std::vector<sweep::Outcome> sweeps;
+  for (const std::string& domain : a.sweep) {
+    sweep::Options o;
+    o.jobs = a.jobs;
+    o.stride = sweep::make_domain(domain)->size() > kStridedDomainSize ? a.stride : 1;
+    o.progress = isatty(2);
+    std::string why;
+    if (!sweep::sweep_target(a.target, {domain}, o, a.timeout, &sweeps, &why))
+      return std::fprintf(stderr, "ninfer-conform certify: cannot sweep: %s\n", why.c_str()), kExitUsage;
+  }
   mkdir(a.out.c_str(), 0777);
   char stamp[32];
   std::time_t now = std::time(nullptr);
   std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
   std::string why;
-  if (!write_atomically(a.out + "/certificate.json", certificate_json(r, stamp), &why) ||
-      !write_atomically(a.out + "/certificate.md", certificate_markdown(r, stamp), &why))
+  if (!write_atomically(a.out + "/certificate.json", certificate_json(r, sweeps, stamp), &why) ||
+      !write_atomically(a.out + "/certificate.md", certificate_markdown(r, sweeps, stamp), &why))
     return std::fprintf(stderr, "ninfer-conform: %s\n", why.c_str()), kExitUsage;
-  std::printf("%s: %s %s, certificate in %s\n", r.conformant() ? "CONFORMANT" : "NOT CONFORMANT",
-              r.target_name.c_str(), r.target_version.c_str(), a.out.c_str());
-  return r.conformant() ? kExitOk : kExitNonConformant;
+  const bool conformant = certified_conformant(r, sweeps);
+  std::printf("%s: %s %s, certificate in %s\n", conformant ? "CONFORMANT" : "NOT CONFORMANT", r.target_name.c_str(),
+              r.target_version.c_str(), a.out.c_str());
+  return conformant ? kExitOk : kExitNonConformant;
 }
 
 // The child side of plugin:PATH.so: load the plugin and answer the pipe protocol on stdin/stdout.

@@ -1,6 +1,4 @@
 // `sweep` and `merge`: exhaustive domains against the integer reference (runners/sweep).
-#include <dlfcn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -8,16 +6,15 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <functional>
 #include <thread>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "cli/command.h"
-#include "codec/codec_plugin.h"
 #include "runners/sweep/findings.h"
 #include "runners/sweep/sweep.h"
+#include "runners/sweep/sweep_target.h"
 
 namespace nc::cli {
 namespace {
@@ -28,7 +25,10 @@ const char* kSweepUsage =
     "  DOMAIN            a domain name, or convert / decode / reconstruct / encode / all for every\n"
     "                    domain of that kind\n"
     "                    (--list prints them)\n"
-    "  --target T        cpu (our codec) or plugin:PATH.so (run in a child process)\n"
+    "  --target T        cpu (our codec), cuda, plugin:PATH.so (run in a child process) or pipe:COMMAND\n"
+    "                    (runners/PIPE.md; binary batches when the adapter takes them; convert and\n"
+    "                    decode domains only)\n"
+    "  --timeout S       seconds a pipe adapter may take to answer one batch (default 10)\n"
     "  --jobs N          worker threads (default: number of cores)\n"
     "  --shard K/N       run shard K (0-based) of N; default from GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS\n"
     "  --stride S        sample every S-th input (the report states the coverage)\n"
@@ -38,6 +38,8 @@ const char* kSweepUsage =
     "  --vectors DIR     write the first mismatches of each class as a replayable corpus in DIR\n"
     "                    (replay it with: ninfer-conform replay --corpus DIR --target ...)\n"
     "  --list            list the domains\n"
+    "Results that differ from the reference only as a corpus policy allows for the same inputs\n"
+    "(nan-any: another NaN for a NaN input) are counted as passed under that policy.\n"
     "exit: 0 no mismatch, 1 mismatches or target failure, 2 usage error\n";
 
 const char* kMergeUsage =
@@ -63,31 +65,18 @@ bool parse_shard(const std::string& s, sweep::Shard* out) {
   return true;
 }
 
-std::vector<std::string> expand_domains(const std::vector<std::string>& args, std::string* bad) {
-  std::vector<std::string> out;
-  for (const std::string& a : args) {
-    bool any = false;
-    for (const std::string& n : sweep::domain_names())
-      if (a == "all" || n == a || n.rfind(a + ".", 0) == 0) {
-        out.push_back(n);
-        any = true;
-      }
-    if (!any) {
-      *bad = a;
-      return {};
-    }
-  }
-  return out;
-}
-
 void print_summary(const sweep::Report& r) {
   uint64_t total = 0;
   for (const auto& [k, v] : r.tally.class_counts) total += v;
   double coverage = r.domain_size ? 100.0 * double(r.tally.covered) / double(r.domain_size) : 0;
+  std::string declined;
+  if (r.tally.unsupported) declined += "  " + std::to_string(r.tally.unsupported) + " unsupported";
+  if (r.tally.errored) declined += "  " + std::to_string(r.tally.errored) + " in failed batches";
   std::printf("%-36s %12lu inputs (%.4g%% of the domain)  %lu mismatches%s\n", r.domain.c_str(),
-              r.tally.covered, coverage, total,
-              r.tally.unsupported ? ("  " + std::to_string(r.tally.unsupported) + " unsupported").c_str() : "");
+              r.tally.covered, coverage, total, declined.c_str());
   for (const auto& [k, v] : r.tally.class_counts) std::printf("    %-40s %lu\n", k.c_str(), v);
+  for (const auto& [k, v] : r.tally.accepted)
+    std::printf("    %-40s %lu (not mismatches)\n", ("passed under policy " + k).c_str(), v);
   size_t shown = 0;
   for (const sweep::Mismatch& m : r.tally.first) {
     if (shown++ == 5) break;
@@ -106,41 +95,6 @@ bool write_file(const std::string& path, const std::string& text) {
   return std::rename(tmp.c_str(), path.c_str()) == 0;
 }
 
-// Runs fn in a forked child and returns what it wrote, so a crashing plugin cannot take the
-// runner down; *status describes how the child ended.
-bool run_isolated(const std::function<std::string()>& fn, std::string* text, std::string* status) {
-  int fds[2];
-  if (pipe(fds) != 0) return false;
-  pid_t pid = fork();
-  if (pid < 0) return false;
-  if (pid == 0) {
-    close(fds[0]);
-    std::string out = fn();
-    size_t off = 0;
-    while (off < out.size()) {
-      ssize_t w = write(fds[1], out.data() + off, out.size() - off);
-      if (w <= 0) _exit(3);
-      off += size_t(w);
-    }
-    _exit(0);
-  }
-  close(fds[1]);
-  char buf[65536];
-  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) text->append(buf, size_t(n));
-  close(fds[0]);
-  int ws = 0;
-  waitpid(pid, &ws, 0);
-  if (WIFSIGNALED(ws)) {
-    *status = std::string("the target crashed (signal ") + strsignal(WTERMSIG(ws)) + ")";
-    return false;
-  }
-  if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0) {
-    *status = "the target's process exited with status " + std::to_string(WEXITSTATUS(ws));
-    return false;
-  }
-  return true;
-}
-
 int sweep_command(int argc, char** argv) {
   if (wants_help(argc, argv)) {
     std::fputs(kSweepUsage, stdout);
@@ -149,6 +103,7 @@ int sweep_command(int argc, char** argv) {
   std::vector<std::string> names;
   std::string target, json_path, vectors_dir;
   sweep::Options opts;
+  double timeout_s = 10;
   opts.jobs = std::max(1u, std::thread::hardware_concurrency());
   if (const char* k = std::getenv("GTEST_SHARD_INDEX"))
     if (const char* n = std::getenv("GTEST_TOTAL_SHARDS"))
@@ -176,6 +131,14 @@ int sweep_command(int argc, char** argv) {
       const char* t = value("--target");
       if (!t) return kExitUsage;
       target = t;
+    } else if (a == "--timeout") {
+      const char* t = value("--timeout");
+      if (!t) return kExitUsage;
+      if (!parse_u64(t, &v) || v == 0) {
+        std::fprintf(stderr, "sweep: --timeout takes a positive number of seconds, not '%s'\n", t);
+        return kExitUsage;
+      }
+      timeout_s = double(v);
     } else if (a == "--json") {
       const char* t = value("--json");
       if (!t) return kExitUsage;
@@ -214,61 +177,32 @@ int sweep_command(int argc, char** argv) {
     return kExitUsage;
   }
   std::string bad;
-  std::vector<std::string> domains = expand_domains(names, &bad);
+  std::vector<std::string> domains = sweep::expand_domains(names, &bad);
   if (domains.empty()) {
     std::fprintf(stderr, "sweep: unknown domain '%s' (see sweep --list)\n", bad.c_str());
     return kExitUsage;
   }
   opts.progress = isatty(2);
 
-  const nc_plugin_v1* table = nullptr;
-  void* handle = nullptr;
-  bool isolate = false;
-  if (target == "cpu") {
-    table = nc_codec_plugin_table();
-  } else if (target.rfind("plugin:", 0) == 0) {
-    std::string path = target.substr(7);
-    handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    auto entry = handle ? reinterpret_cast<nc_plugin_entry_v1>(dlsym(handle, NC_PLUGIN_ENTRY_SYMBOL)) : nullptr;
-    table = entry ? entry() : nullptr;
-    if (!table || table->abi_version != NC_PLUGIN_ABI_VERSION) {
-      std::fprintf(stderr, "sweep: %s is not a ninfer-conform plugin (ABI %u): %s\n", path.c_str(),
-                   NC_PLUGIN_ABI_VERSION, handle ? "entry point missing or wrong version" : dlerror());
-      return kExitUsage;
-    }
-    isolate = true;
-  } else {
-    std::fprintf(stderr, "sweep: target '%s' is not supported by sweep (use cpu or plugin:PATH.so)\n", target.c_str());
+  std::vector<sweep::Outcome> outcomes;
+  std::string why;
+  if (!sweep::sweep_target(target, domains, opts, timeout_s, &outcomes, &why)) {
+    std::fprintf(stderr, "sweep: %s\n", why.c_str());
     return kExitUsage;
   }
-
   std::vector<std::string> jsons;
   std::vector<sweep::Report> reports;
   bool any_mismatch = false;
-  for (const std::string& name : domains) {
-    auto d = sweep::make_domain(name);
-    std::string json, status;
-    auto work = [&] { return sweep::to_json(sweep::run(*d, *table, target, opts)); };
-    if (isolate) {
-      if (!run_isolated(work, &json, &status)) {
-        std::printf("%-36s %s\n", name.c_str(), status.c_str());
-        any_mismatch = true;
-        continue;
-      }
-    } else {
-      json = work();
-    }
-    sweep::Report r;
-    std::string err;
-    if (!sweep::from_json(json, &r, &err)) {
-      std::printf("%-36s the target's process returned no report: %s\n", name.c_str(), err.c_str());
+  for (sweep::Outcome& o : outcomes) {
+    if (!o.report) {
+      std::printf("%-36s %s\n", o.domain.c_str(), o.failure.c_str());
       any_mismatch = true;
       continue;
     }
-    print_summary(r);
-    any_mismatch |= !r.tally.class_counts.empty() || !r.tally.target_error.empty();
-    jsons.push_back(json);
-    reports.push_back(std::move(r));
+    print_summary(*o.report);
+    any_mismatch |= !o.report->tally.class_counts.empty() || !o.report->tally.target_error.empty();
+    jsons.push_back(sweep::to_json(*o.report));
+    reports.push_back(std::move(*o.report));
   }
   if (!vectors_dir.empty()) {
     if (auto err = sweep::write_findings(vectors_dir, reports)) {
@@ -290,7 +224,6 @@ int sweep_command(int argc, char** argv) {
       return kExitUsage;
     }
   }
-  if (handle) dlclose(handle);
   return any_mismatch ? kExitNonConformant : kExitOk;
 }
 

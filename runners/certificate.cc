@@ -4,13 +4,56 @@
 #include <set>
 
 namespace nc::runners {
+namespace {
 
-std::vector<CapabilityVerdict> capability_verdicts(const ReplayResult& r) {
+// The capability a domain exercises: its family, the part before the first '.', is the verb.
+bool sweep_capability(const sweep::Outcome& o, Capability* cap) {
+  return capability_from_op(o.domain.substr(0, o.domain.find('.')), cap);
+}
+
+uint64_t mismatches(const sweep::Report& r) {
+  uint64_t n = 0;
+  for (const auto& [cls, count] : r.tally.class_counts) n += count;
+  return n;
+}
+
+std::string counts_text(const std::vector<std::pair<std::string, uint64_t>>& counts) {
+  std::string s;
+  for (const auto& [k, v] : counts) s += (s.empty() ? "" : ", ") + k + " " + std::to_string(v);
+  return s.empty() ? "-" : s;
+}
+
+std::string coverage_text(const sweep::Report& r) {
+  if (r.stride == 1 && r.tally.covered == r.domain_size) return "every input";
+  char pct[32];
+  std::snprintf(pct, sizeof pct, "%.4g%%", 100.0 * double(r.tally.covered) / double(r.domain_size));
+  return (r.stride == 1 ? std::string("part") : "1 input in " + std::to_string(r.stride)) + ", " + pct + " of " +
+         std::to_string(r.domain_size);
+}
+
+}  // namespace
+
+bool sweep_provided(const sweep::Outcome& o) {
+  return !o.report || o.report->tally.covered || o.report->tally.errored || !o.report->tally.target_error.empty();
+}
+
+bool sweep_clean(const sweep::Outcome& o) {
+  return o.report && o.report->tally.class_counts.empty() && o.report->tally.target_error.empty() &&
+         o.report->tally.errored == 0;
+}
+
+bool certified_conformant(const ReplayResult& r, const std::vector<sweep::Outcome>& sweeps) {
+  for (const sweep::Outcome& o : sweeps)
+    if (!sweep_clean(o)) return false;
+  return r.conformant();
+}
+
+std::vector<CapabilityVerdict> capability_verdicts(const ReplayResult& r, const std::vector<sweep::Outcome>& sweeps) {
   std::vector<CapabilityVerdict> out;
   for (int c = 0; c < kCapabilityCount; ++c) {
     CapabilityVerdict v{Capability(c), "untested"};
     std::set<std::string> policies;
-    bool problem = false;
+    bool problem = false, swept = false;
     for (const SuiteResult& s : r.suites) {
       if (s.cap != v.cap) continue;
       v.cases += s.total();
@@ -19,8 +62,16 @@ std::vector<CapabilityVerdict> capability_verdicts(const ReplayResult& r) {
       policies.insert(s.policies_used.begin(), s.policies_used.end());
       problem |= !s.target_problem.empty();
     }
+    for (const sweep::Outcome& o : sweeps) {
+      Capability sc;
+      if (!sweep_provided(o) || !sweep_capability(o, &sc) || sc != v.cap) continue;
+      swept = true;
+      problem |= !sweep_clean(o);
+      if (o.report)
+        for (const auto& [policy, n] : o.report->tally.accepted) policies.insert(policy);
+    }
     if (v.failed || problem) v.verdict = "not conformant";
-    else if (v.cases == v.untested) v.verdict = "untested";
+    else if (v.cases == v.untested && !swept) v.verdict = "untested";
     else if (!policies.empty()) {
       v.verdict = "conformant under policies ";
       bool first = true;
@@ -31,15 +82,16 @@ std::vector<CapabilityVerdict> capability_verdicts(const ReplayResult& r) {
   return out;
 }
 
-std::string certificate_markdown(const ReplayResult& r, const std::string& generated_at) {
+std::string certificate_markdown(const ReplayResult& r, const std::vector<sweep::Outcome>& sweeps,
+                                 const std::string& generated_at) {
   std::string m = "# NInfer conformance certificate\n\n";
   m += "| | |\n|---|---|\n";
   m += "| target | `" + r.target_name + "` version `" + r.target_version + "` |\n";
   m += "| corpus manifest SHA-256 | `" + r.manifest_sha256 + "` |\n";
-  m += "| overall | " + std::string(r.conformant() ? "conformant" : "not conformant") + " |\n";
+  m += "| overall | " + std::string(certified_conformant(r, sweeps) ? "conformant" : "not conformant") + " |\n";
   m += "| generated_at | " + generated_at + " |\n\n";
   m += "## Capabilities\n\n| capability | verdict | cases | failed | untested |\n|---|---|---|---|---|\n";
-  for (const CapabilityVerdict& v : capability_verdicts(r))
+  for (const CapabilityVerdict& v : capability_verdicts(r, sweeps))
     m += "| " + std::string(capability_verb(v.cap)) + " | " + v.verdict + " | " + std::to_string(v.cases) + " | " +
          std::to_string(v.failed) + " | " + std::to_string(v.untested) + " |\n";
   m += "\n## Suites\n\n| suite | passed | under policy | rejected as required | failed | untested |\n"
@@ -67,18 +119,55 @@ std::string certificate_markdown(const ReplayResult& r, const std::string& gener
   else m += list;
   if (total > listed)
     m += "\n" + std::to_string(total - listed) + " more failures are listed in certificate.json.\n";
+  if (sweeps.empty()) return m;
+
+  m += "\n## Sweeps\n\nEach domain's inputs run through the target and compared with the integer reference "
+       "(oracle/fastref), by `ninfer-conform sweep`. Results a policy of the corpus allows for the same "
+       "inputs are counted apart, not as mismatches.\n\n"
+       "| domain | inputs judged | coverage | mismatches | passed under policy | in failed batches |\n"
+       "|---|---|---|---|---|---|\n";
+  std::string not_provided, findings;
+  for (const sweep::Outcome& o : sweeps) {
+    if (!sweep_provided(o)) {
+      not_provided += (not_provided.empty() ? "" : ", ") + o.domain;
+      continue;
+    }
+    if (!o.report) {
+      m += "| " + o.domain + " | - | - | - | - | - |\n";
+      findings += "- " + o.domain + ": " + o.failure + "\n";
+      continue;
+    }
+    const sweep::Report& s = *o.report;
+    m += "| " + s.domain + " | " + std::to_string(s.tally.covered) + " | " + coverage_text(s) + " | " +
+         std::to_string(mismatches(s)) + " | " + counts_text(s.tally.accepted) + " | " +
+         std::to_string(s.tally.errored) + " |\n";
+    for (const auto& [cls, count] : s.tally.class_counts) {
+      findings += "- " + s.domain + ": " + cls + " " + std::to_string(count);
+      for (const sweep::Mismatch& x : s.tally.first)
+        if (x.mismatch_class == cls) {
+          findings += "; first: input `" + (x.input.empty() ? std::string("-") : x.input[0]) + "`, expected `" +
+                      x.expected + "`, actual `" + x.actual + "`";
+          break;
+        }
+      findings += "\n";
+    }
+    if (!s.tally.target_error.empty()) findings += "- " + s.domain + ": target error: " + s.tally.target_error + "\n";
+  }
+  if (!not_provided.empty()) m += "\nNot provided (the target declined every input): " + not_provided + ".\n";
+  m += "\n### Sweep findings\n\n" + (findings.empty() ? std::string("None.\n") : findings);
   return m;
 }
 
-std::string certificate_json(const ReplayResult& r, const std::string& generated_at) {
+std::string certificate_json(const ReplayResult& r, const std::vector<sweep::Outcome>& sweeps,
+                             const std::string& generated_at) {
   nlohmann::ordered_json j;
   j["schema"] = "ninfer-conform-certificate-1";
   j["target"] = {{"name", r.target_name}, {"version", r.target_version}};
   j["corpus_manifest_sha256"] = r.manifest_sha256;
-  j["conformant"] = r.conformant();
+  j["conformant"] = certified_conformant(r, sweeps);
   j["generated_at"] = generated_at;
   j["capabilities"] = nlohmann::ordered_json::array();
-  for (const CapabilityVerdict& v : capability_verdicts(r))
+  for (const CapabilityVerdict& v : capability_verdicts(r, sweeps))
     j["capabilities"].push_back({{"capability", capability_verb(v.cap)},
                                  {"verdict", v.verdict},
                                  {"cases", v.cases},
@@ -96,6 +185,34 @@ std::string certificate_json(const ReplayResult& r, const std::string& generated
       js["failures"].push_back({{"id", f.id}, {"verdict", verdict_name(f.verdict)}, {"inputs", f.inputs},
                                 {"expect", f.expect}, {"actual", f.actual}});
     j["suites"].push_back(js);
+  }
+  if (sweeps.empty()) return j.dump(2) + "\n";
+  j["sweeps"] = nlohmann::ordered_json::array();
+  for (const sweep::Outcome& o : sweeps) {
+    nlohmann::ordered_json js{{"domain", o.domain}, {"provided", sweep_provided(o)}};
+    if (!o.report) {
+      js["failure"] = o.failure;
+      j["sweeps"].push_back(js);
+      continue;
+    }
+    const sweep::Report& s = *o.report;
+    js["op"] = s.op;
+    js["domain_size"] = s.domain_size;
+    js["stride"] = s.stride;
+    js["covered"] = s.tally.covered;
+    js["unsupported"] = s.tally.unsupported;
+    js["errored"] = s.tally.errored;
+    js["mismatches"] = mismatches(s);
+    js["classes"] = nlohmann::ordered_json::object();
+    for (const auto& [k, v] : s.tally.class_counts) js["classes"][k] = v;
+    js["accepted"] = nlohmann::ordered_json::object();
+    for (const auto& [k, v] : s.tally.accepted) js["accepted"][k] = v;
+    js["target_error"] = s.tally.target_error;
+    js["first"] = nlohmann::ordered_json::array();
+    for (const sweep::Mismatch& x : s.tally.first)
+      js["first"].push_back({{"index", x.index}, {"class", x.mismatch_class}, {"input", x.input},
+                             {"expected", x.expected}, {"actual", x.actual}});
+    j["sweeps"].push_back(js);
   }
   return j.dump(2) + "\n";
 }

@@ -87,15 +87,8 @@ bool PipeTarget::write_all(const std::string& s, std::string* why) {
   return true;
 }
 
-bool PipeTarget::read_line(std::string* line, std::string* why) {
-  const double deadline = now_s() + timeout_s_;
+bool PipeTarget::fill(double deadline, std::string* why) {
   for (;;) {
-    size_t nl = buffer_.find('\n');
-    if (nl != std::string::npos) {
-      *line = buffer_.substr(0, nl);
-      buffer_.erase(0, nl + 1);
-      return true;
-    }
     double left = deadline - now_s();
     if (left <= 0) return *why = "no answer within " + std::to_string(int(timeout_s_)) + " s (hang)", false;
     pollfd pfd{from_child_, POLLIN, 0};
@@ -108,10 +101,34 @@ bool PipeTarget::read_line(std::string* line, std::string* why) {
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return *why = "adapter closed its output", false;
     buffer_.append(chunk, size_t(n));
+    return true;
   }
 }
 
+bool PipeTarget::read_line(std::string* line, std::string* why) {
+  const double deadline = now_s() + timeout_s_;
+  for (;;) {
+    size_t nl = buffer_.find('\n');
+    if (nl != std::string::npos) {
+      *line = buffer_.substr(0, nl);
+      buffer_.erase(0, nl + 1);
+      return true;
+    }
+    if (!fill(deadline, why)) return false;
+  }
+}
+
+bool PipeTarget::read_bytes(void* dst, size_t n, std::string* why) {
+  const double deadline = now_s() + timeout_s_;
+  while (buffer_.size() < n)
+    if (!fill(deadline, why)) return false;
+  std::memcpy(dst, buffer_.data(), n);
+  buffer_.erase(0, n);
+  return true;
+}
+
 void PipeTarget::stop() {
+  binary_ = -1;
   if (pid_ <= 0) return;
   close(to_child_);
   close(from_child_);
@@ -155,6 +172,17 @@ Response PipeTarget::call(const Request& req) {
     usleep(20000);
     return dead(why);
   }
+  if (line.rfind("ok", 0) != 0 || (line.size() > 2 && line[2] != ' ')) return non_ok(line);
+  Response r;
+  if (line.size() > 3)
+    for (std::string_view t : split(std::string_view(line).substr(3), ' ')) r.tokens.emplace_back(t);
+  if (r.tokens.size() != req.elements.size())
+    return dead("wrong token count: sent " + std::to_string(req.elements.size()) + " elements, got " +
+                std::to_string(r.tokens.size()) + " tokens");
+  return r;
+}
+
+Response PipeTarget::non_ok(const std::string& line) {
   Response r;
   if (line == "unsupported") return r.kind = Response::Kind::Unsupported, r;
   if (line.rfind("error", 0) == 0 && (line.size() == 5 || line[5] == ' ')) {
@@ -162,14 +190,37 @@ Response PipeTarget::call(const Request& req) {
     r.message = line.size() > 6 ? line.substr(6) : "error";
     return r;
   }
-  if (line.rfind("ok", 0) != 0 || (line.size() > 2 && line[2] != ' '))
-    return dead("malformed response '" + line.substr(0, 60) + "'");
-  if (line.size() > 3)
-    for (std::string_view t : split(std::string_view(line).substr(3), ' ')) r.tokens.emplace_back(t);
-  if (r.tokens.size() != req.elements.size())
-    return dead("wrong token count: sent " + std::to_string(req.elements.size()) + " elements, got " +
-                std::to_string(r.tokens.size()) + " tokens");
-  return r;
+  return dead("malformed response '" + line.substr(0, 60) + "'");
+}
+
+bool PipeTarget::binary() {
+  if (binary_ < 0 && pid_ > 0) {
+    std::string line, why;
+    if (!write_all("binary 1\n", &why) || !read_line(&line, &why)) {
+      dead(why);
+      return false;
+    }
+    binary_ = line == "ok";
+  }
+  return binary_ == 1;
+}
+
+Response PipeTarget::call_binary(const std::string& header, const void* payload, size_t bytes, void* reply,
+                                 size_t reply_bytes) {
+  std::string why, line;
+  if (pid_ <= 0) return dead("adapter is not running");
+  std::string message = header + "\n";
+  message.append(static_cast<const char*>(payload), bytes);
+  if (!write_all(message, &why) || !read_line(&line, &why)) {
+    usleep(20000);
+    return dead(why);
+  }
+  if (line != "ok") return non_ok(line);
+  if (!read_bytes(reply, reply_bytes, &why)) {
+    usleep(20000);
+    return dead("binary answer to '" + header + "' cut short: " + why);
+  }
+  return Response{};
 }
 
 }  // namespace nc::runners

@@ -72,6 +72,15 @@ std::string shell_quote(const std::string& s) {
 
 std::unique_ptr<Target> make_abi_target(const nc_plugin_v1* table) { return std::make_unique<AbiTarget>(table); }
 
+std::string named_plugin_target(const std::string& spec) {
+#ifdef NC_CUDA_PLUGIN_PATH
+  // Our CUDA kernels, and their --use_fast_math negative control (kernels/README.md).
+  if (spec == "cuda") return std::string("plugin:") + NC_CUDA_PLUGIN_PATH;
+  if (spec == "cuda-fastmath") return std::string("plugin:") + NC_CUDA_FASTMATH_PLUGIN_PATH;
+#endif
+  return spec;
+}
+
 std::unique_ptr<Target> make_target(const std::string& spec, const TargetOptions& o, std::string* why) {
   if (spec == "cpu") {
 #ifdef NC_HAVE_CODEC_PLUGIN
@@ -81,11 +90,7 @@ std::unique_ptr<Target> make_target(const std::string& spec, const TargetOptions
     return nullptr;
 #endif
   }
-#ifdef NC_CUDA_PLUGIN_PATH
-  // Our CUDA kernels, and their --use_fast_math negative control (kernels/README.md).
-  if (spec == "cuda") return make_target(std::string("plugin:") + NC_CUDA_PLUGIN_PATH, o, why);
-  if (spec == "cuda-fastmath") return make_target(std::string("plugin:") + NC_CUDA_FASTMATH_PLUGIN_PATH, o, why);
-#endif
+  if (std::string plugin = named_plugin_target(spec); plugin != spec) return make_target(plugin, o, why);
   if (spec.rfind("pipe:", 0) == 0 && spec.size() > 5) return std::make_unique<PipeTarget>(spec.substr(5), o.timeout_s);
   if (spec.rfind("plugin:", 0) == 0 && spec.size() > 7) {
     if (o.plugin_host.empty()) return *why = "no plugin host executable known", nullptr;

@@ -51,6 +51,9 @@ struct TargetOptions {
 // form runs `<plugin_host> plugin-host PATH.so` as a pipe target, so a crash or hang in the plugin
 // costs it a suite, never the run. nullptr and *why on a bad spec.
 std::unique_ptr<Target> make_target(const std::string& spec, const TargetOptions& options, std::string* why);
+// "cuda" and "cuda-fastmath" as the plugin:PATH of the CUDA plugins this build made (kernels/);
+// any other spec unchanged.
+std::string named_plugin_target(const std::string& spec);
 // The in-process target over an ABI table (the `cpu` target; tests wrap their own tables).
 std::unique_ptr<Target> make_abi_target(const nc_plugin_v1* table);
 // Quotes s for /bin/sh.

@@ -76,6 +76,12 @@ std::optional<nc_source_type> source_type_token(std::string_view s) {
   return std::nullopt;
 }
 std::string_view format_name(nc_format f) { return info(Format(int(f))).name; }
+std::string_view word_type_name(nc_word_type wt) { return info(WordType(int(wt))).name; }
+std::string_view recipe_name(nc_recipe r) {
+  for (auto& x : kRecipes)
+    if (x.id == r) return x.name;
+  return "unknown-recipe";
+}
 std::string_view rule_name(nc_rule r) {
   for (auto& x : kRules)
     if (x.id == r) return x.name;

@@ -14,6 +14,8 @@ std::optional<nc_component> component_token(std::string_view s);  // "word" "cod
 std::optional<nc_recipe> recipe_token(std::string_view s);
 std::optional<nc_source_type> source_type_token(std::string_view s);
 std::string_view format_name(nc_format f);
+std::string_view word_type_name(nc_word_type wt);
+std::string_view recipe_name(nc_recipe r);
 std::string_view rule_name(nc_rule r);  // "shape", "code-illegal", ...
 // Which plane a rule's `where` index points into: 'c' codes, 's' scales, 0 none.
 char rule_plane(nc_rule r);

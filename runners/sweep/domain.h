@@ -24,10 +24,16 @@ struct Mismatch {
 struct Tally {
   uint64_t covered = 0;
   uint64_t unsupported = 0;  // inputs the target declined (NC_EUNSUPPORTED)
+  uint64_t errored = 0;      // inputs of batches the target failed (another error status)
   std::vector<std::pair<std::string, uint64_t>> class_counts;  // sorted by class name
+  // Inputs whose result differs from the reference but is the documented alternative of a policy
+  // the corpus grants for the same inputs (vectors/FORMAT.md `#policy`), by policy name, sorted.
+  // They are not mismatches: replay reports such a target "conformant under policy P".
+  std::vector<std::pair<std::string, uint64_t>> accepted;
   std::vector<Mismatch> first;                                 // sorted by index
-  std::string target_error;                                    // non-empty: the range stopped
+  std::string target_error;  // the first failure; the word domains go on past a failed batch, the others stop
   void count(const Mismatch& m, size_t keep);
+  void accept(const std::string& policy, uint64_t n);
   void merge(const Tally& other, size_t keep);
 };
 

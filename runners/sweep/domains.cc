@@ -13,6 +13,7 @@ namespace nc::sweep {
 namespace {
 
 constexpr size_t kBatch = 1 << 14;
+constexpr int kMaxFailingBatches = 16;
 
 std::string hex(uint32_t w, int digits) { return hex_word(w, digits); }
 
@@ -38,16 +39,19 @@ std::string input_kind32(uint32_t w) {
 }
 
 // Runs a domain whose inputs are one word each and whose target call fills one word per input.
-// fill(i) gives the input word for index i; call(in, n, out) runs the target; reference(in, n,
-// want) the expectation, a batch at a time; accept(expected, actual) decides a difference that
-// the domain allows (none unless the domain says).
+// The input word of index i is i; call(in, n, out) runs the target; reference(in, n, stride, want)
+// the expectation, a batch at a time (in[k] = in[0] + k * stride); accept(expected, actual) decides
+// a difference that the domain allows (none unless the domain says).
 struct WordDomain : Domain {
   std::string name_, op_;
   uint64_t size_;
   int in_digits, out_digits, out_width;
   std::function<int(const nc_plugin_v1&, const uint32_t*, size_t, uint32_t*)> call;
-  std::function<void(const uint32_t*, size_t, uint32_t*)> reference;
+  std::function<void(const uint32_t*, size_t, uint64_t, uint32_t*)> reference;
   std::function<bool(uint32_t, uint32_t)> accept = [](uint32_t, uint32_t) { return false; };
+  // Policy nan-any, granted where the corpus grants it (a NaN input of a recipe whose destination
+  // has NaNs; a binary16 NaN word): nan_any(input, actual) says actual is a NaN of the result type.
+  std::function<bool(uint32_t, uint32_t)> nan_any;
   std::function<std::string(uint32_t)> kind_of_input = [](uint32_t) { return std::string("word"); };
   // The expected result as the corpus writes it (vectors/FORMAT.md); hex by default.
   std::function<std::string(uint32_t)> expect_token;
@@ -59,55 +63,77 @@ struct WordDomain : Domain {
   void run(const nc_plugin_v1& t, uint64_t begin, uint64_t end, uint64_t stride, size_t keep,
            Tally& tally) const override {
     std::vector<uint32_t> in(kBatch), out(kBatch), want(kBatch);
+    int failing = 0;  // failed batches in a row
     for (uint64_t i = begin; i < end;) {
       size_t n = 0;
       uint64_t first = i;
       for (; n < kBatch && i < end; ++n, i += stride) in[n] = uint32_t(i);  // index = input word
       int rc = call(t, in.data(), n, out.data());
-      if (rc == NC_EUNSUPPORTED) {
-        tally.unsupported += n;
-        continue;
-      }
-      if (rc != NC_OK) {
-        tally.target_error = "target returned status " + std::to_string(rc) + " at index " +
-                             std::to_string(first);
+      if (rc == NC_EUNSUPPORTED) {  // the ABI declines a selector as a whole: skip the rest
+        tally.unsupported += n + (end - i + stride - 1) / stride;
         return;
       }
-      reference(in.data(), n, want.data());
+      if (rc != NC_OK) {
+        // A failed batch (a pipe adapter's `error` answer, or its death: the next batch restarts
+        // it) costs its own inputs, so one refused input does not hide the rest of the range;
+        // a target that keeps failing costs the range.
+        tally.errored += n;
+        if (tally.target_error.empty())
+          tally.target_error = "target returned status " + std::to_string(rc) + " at index " + std::to_string(first);
+        if (++failing == kMaxFailingBatches) {
+          tally.target_error += "; the range was abandoned at index " + std::to_string(first) + " after " +
+                                std::to_string(kMaxFailingBatches) + " failed batches in a row";
+          return;
+        }
+        continue;
+      }
+      failing = 0;
+      reference(in.data(), n, stride, want.data());
       tally.covered += n;
       if (std::equal(want.begin(), want.begin() + ptrdiff_t(n), out.begin())) continue;
+      uint64_t under_nan_any = 0;
       for (size_t k = 0; k < n; ++k) {
         if (want[k] == out[k] || accept(want[k], out[k])) continue;
+        if (nan_any && nan_any(in[k], out[k])) {
+          ++under_nan_any;
+          continue;
+        }
         tally.count({first + k * stride, kind_of_input(in[k]) + ":" + result_kind(want[k], out[k], out_width),
                      {hex(in[k], in_digits)},
                      expect_token ? expect_token(want[k]) : hex(want[k], out_digits),
                      hex(out[k], out_digits)},
                     keep);
       }
+      if (under_nan_any) tally.accept("nan-any", under_nan_any);
     }
   }
 };
 
 template <uint32_t (*F)(uint32_t)>
-void map_words(const uint32_t* in, size_t n, uint32_t* out) {
+void map_words(const uint32_t* in, size_t n, uint64_t, uint32_t* out) {
   for (size_t k = 0; k < n; ++k) out[k] = F(in[k]);
 }
+
+bool is_nan_bf16(uint32_t w) { return (w & 0x7fffu) > 0x7f80u; }
+bool is_nan_f16(uint32_t w) { return (w & 0x7fffu) > 0x7c00u; }
+bool is_nan_e4m3fn(uint32_t w) { return (w & 0x7fu) == 0x7fu; }
 
 struct RecipeInfo {
   const char* name;
   nc_recipe abi;
   fastref::Recipe ref;
   int out_digits, out_width;
+  bool (*dest_is_nan)(uint32_t);  // nullptr: the destination has no NaN (E2M1)
 };
 constexpr RecipeInfo kRecipes[] = {
-    {"F32_TO_BF16_RNE", NC_RECIPE_F32_TO_BF16_RNE, fastref::Recipe::F32_TO_BF16_RNE, 4, 16},
-    {"F32_TO_F16_RNE", NC_RECIPE_F32_TO_F16_RNE, fastref::Recipe::F32_TO_F16_RNE, 4, 16},
+    {"F32_TO_BF16_RNE", NC_RECIPE_F32_TO_BF16_RNE, fastref::Recipe::F32_TO_BF16_RNE, 4, 16, is_nan_bf16},
+    {"F32_TO_F16_RNE", NC_RECIPE_F32_TO_F16_RNE, fastref::Recipe::F32_TO_F16_RNE, 4, 16, is_nan_f16},
     {"F32_TO_E4M3FN_RNE_SATFINITE", NC_RECIPE_F32_TO_E4M3FN_RNE_SATFINITE,
-     fastref::Recipe::F32_TO_E4M3FN_RNE_SATFINITE, 2, 8},
+     fastref::Recipe::F32_TO_E4M3FN_RNE_SATFINITE, 2, 8, is_nan_e4m3fn},
     {"F32_TO_E4M3FN_RNE_OVF_NAN", NC_RECIPE_F32_TO_E4M3FN_RNE_OVF_NAN,
-     fastref::Recipe::F32_TO_E4M3FN_RNE_OVF_NAN, 2, 8},
+     fastref::Recipe::F32_TO_E4M3FN_RNE_OVF_NAN, 2, 8, is_nan_e4m3fn},
     {"F32_TO_E2M1_RNE_SATFINITE", NC_RECIPE_F32_TO_E2M1_RNE_SATFINITE,
-     fastref::Recipe::F32_TO_E2M1_RNE_SATFINITE, 1, 4},
+     fastref::Recipe::F32_TO_E2M1_RNE_SATFINITE, 1, 4, nullptr},
 };
 
 std::unique_ptr<Domain> convert_domain(const RecipeInfo& r) {
@@ -123,8 +149,15 @@ std::unique_ptr<Domain> convert_domain(const RecipeInfo& r) {
     return t.convert ? t.convert(abi, in, n, out) : NC_EUNSUPPORTED;
   };
   fastref::Recipe ref = r.ref;
-  d->reference = [ref](const uint32_t* in, size_t n, uint32_t* out) { fastref::convert_batch(ref, in, n, out); };
+  d->reference = [ref](const uint32_t* in, size_t n, uint64_t stride, uint32_t* out) {
+    if (stride == 1)
+      fastref::convert_range(ref, in[0], n, out);  // consecutive words: bisection, much faster
+    else
+      fastref::convert_batch(ref, in, n, out);
+  };
   d->kind_of_input = input_kind32;
+  if (auto dest_is_nan = r.dest_is_nan)
+    d->nan_any = [dest_is_nan](uint32_t in, uint32_t actual) { return is_nan32(in) && dest_is_nan(actual); };
   return d;
 }
 
@@ -150,7 +183,10 @@ std::unique_ptr<Domain> decode_domain(WordType wt) {
   };
   const uint32_t bits = info.bits;
   switch (wt) {
-    case WordType::F16: d->reference = map_words<fastref::f16_to_binary32>; break;
+    case WordType::F16:
+      d->reference = map_words<fastref::f16_to_binary32>;
+      d->nan_any = [](uint32_t in, uint32_t actual) { return is_nan_f16(in) && is_nan32(actual); };
+      break;
     case WordType::BF16: d->reference = map_words<fastref::bf16_to_binary32>; break;
     case WordType::E4M3FN:
       d->reference = map_words<fastref::e4m3fn_to_binary32>;
@@ -160,7 +196,7 @@ std::unique_ptr<Domain> decode_domain(WordType wt) {
       break;
     case WordType::E2M1: d->reference = map_words<fastref::e2m1_to_binary32>; break;
     default:  // two's-complement codes (spec 5); W8 0x80 has no value
-      d->reference = [bits, wt](const uint32_t* in, size_t n, uint32_t* out) {
+      d->reference = [bits, wt](const uint32_t* in, size_t n, uint64_t, uint32_t* out) {
         for (size_t k = 0; k < n; ++k) {
           int32_t v = int32_t(in[k] << (32 - bits)) >> (32 - bits);
           out[k] = wt == WordType::W8_CODE && in[k] == 0x80 ? 0xdeadbeefu : uint32_t(v);
@@ -173,32 +209,33 @@ std::unique_ptr<Domain> decode_domain(WordType wt) {
   return d;
 }
 
+// Adds n to key's count in a vector of (key, count) kept sorted by key; returns the count before.
+uint64_t add_count(std::vector<std::pair<std::string, uint64_t>>& counts, const std::string& key, uint64_t n) {
+  auto it = std::lower_bound(counts.begin(), counts.end(), key,
+                             [](const auto& p, const std::string& k) { return p.first < k; });
+  if (it != counts.end() && it->first == key) {
+    uint64_t before = it->second;
+    it->second += n;
+    return before;
+  }
+  counts.insert(it, {key, n});
+  return 0;
+}
 }  // namespace
 
 void Tally::count(const Mismatch& m, size_t keep) {
-  auto it = std::lower_bound(class_counts.begin(), class_counts.end(), m.mismatch_class,
-                             [](const auto& p, const std::string& k) { return p.first < k; });
-  size_t seen = 0;
-  if (it != class_counts.end() && it->first == m.mismatch_class) {
-    seen = it->second++;
-  } else {
-    class_counts.insert(it, {m.mismatch_class, 1});
-  }
-  if (seen < keep) first.push_back(m);
+  if (add_count(class_counts, m.mismatch_class, 1) < keep) first.push_back(m);
 }
+
+void Tally::accept(const std::string& policy, uint64_t n) { add_count(accepted, policy, n); }
 
 void Tally::merge(const Tally& o, size_t keep) {
   covered += o.covered;
   unsupported += o.unsupported;
+  errored += o.errored;
   if (target_error.empty()) target_error = o.target_error;
-  for (const auto& [k, v] : o.class_counts) {
-    auto it = std::lower_bound(class_counts.begin(), class_counts.end(), k,
-                               [](const auto& p, const std::string& key) { return p.first < key; });
-    if (it != class_counts.end() && it->first == k)
-      it->second += v;
-    else
-      class_counts.insert(it, {k, v});
-  }
+  for (const auto& [k, v] : o.class_counts) add_count(class_counts, k, v);
+  for (const auto& [k, v] : o.accepted) add_count(accepted, k, v);
   first.insert(first.end(), o.first.begin(), o.first.end());
   std::sort(first.begin(), first.end(), [](const Mismatch& a, const Mismatch& b) { return a.index < b.index; });
   // Keep the first `keep` of each class by index, as one range over the union would have.

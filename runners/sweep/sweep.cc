@@ -70,6 +70,7 @@ std::string to_json(const Report& r) {
   j["keep"] = r.keep;
   j["covered"] = r.tally.covered;
   j["unsupported"] = r.tally.unsupported;
+  j["errored"] = r.tally.errored;
   j["target_error"] = r.tally.target_error;
   uint64_t total = 0;
   ordered_json classes = ordered_json::object();
@@ -79,6 +80,9 @@ std::string to_json(const Report& r) {
   }
   j["mismatches"] = total;
   j["classes"] = classes;
+  ordered_json accepted = ordered_json::object();
+  for (const auto& [k, v] : r.tally.accepted) accepted[k] = v;
+  j["accepted"] = accepted;
   ordered_json first = ordered_json::array();
   for (const Mismatch& m : r.tally.first)
     first.push_back({{"index", m.index}, {"class", m.mismatch_class}, {"input", m.input},
@@ -106,9 +110,12 @@ bool from_json(const std::string& text, Report* r, std::string* error) {
     r->keep = j.at("keep");
     r->tally.covered = j.at("covered");
     r->tally.unsupported = j.at("unsupported");
+    r->tally.errored = j.at("errored");
     r->tally.target_error = j.at("target_error");
     for (auto& [k, v] : j.at("classes").items()) r->tally.class_counts.push_back({k, v.get<uint64_t>()});
     std::sort(r->tally.class_counts.begin(), r->tally.class_counts.end());
+    for (auto& [k, v] : j.at("accepted").items()) r->tally.accepted.push_back({k, v.get<uint64_t>()});
+    std::sort(r->tally.accepted.begin(), r->tally.accepted.end());
     for (auto& m : j.at("first"))
       r->tally.first.push_back({m.at("index"), m.at("class"), m.at("input"), m.at("expected"), m.at("actual")});
   } catch (const std::exception& e) {

@@ -4,9 +4,14 @@
     certify.py --cli BUILD/cli/ninfer-conform --build BUILD IMPL --write   # refresh docs/certifications/IMPL/
     certify.py --cli BUILD/cli/ninfer-conform --build BUILD IMPL --check   # CI: fail if findings changed
 
-The findings are what must not drift silently: the target's name and version, the verdict per
-capability, and per suite its verdict counts, policies used, target problem and the sorted set of
-failing case IDs. Timestamps and the order of failures are not findings. Standard library only.
+Each certification replays the whole corpus and sweeps every convert.* and decode.* domain the
+implementation provides (`certify --sweep convert,decode`): every binary32 input, or 1 in STRIDE
+of them where the implementation is too slow for CI (SWEEP_STRIDE; the certificate states the
+coverage). The findings are what must not drift silently: the target's name and version, the
+verdict per capability, per suite its verdict counts, policies used, target problem and the sorted
+set of failing case IDs, and per sweep its coverage, mismatch classes with counts, inputs passing
+under a policy and failed batches. Timestamps and the order of failures are not findings. Standard
+library only.
 """
 import argparse
 import json
@@ -17,6 +22,14 @@ import tempfile
 
 SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SKIP = 77  # ctest SKIP_RETURN_CODE
+SWEEP_DOMAINS = "convert,decode"
+# 1 input in N of each 2^32-input conversion domain, for the implementations too slow to sweep
+# whole in CI (libgcc's software _Float16 path, about 2e7 conversions/s; gfloat, pure numpy).
+# Every other implementation is swept over every input.
+SWEEP_STRIDE = {"gcc-float16-libgcc": 16, "gfloat": 64}
+# Hardware adapters need the instruction; a CPU without it makes the certification a skip, not a
+# changed finding (/proc/cpuinfo flag names).
+NEEDS_CPU_FLAG = {"gcc-float16-f16c": "f16c", "x86-avx512bf16-vcvtneps2bf16": "avx512_bf16"}
 
 
 def targets(build):
@@ -37,6 +50,13 @@ def targets(build):
     }
 
 
+def sweep_findings(s):
+    if "failure" in s:
+        return {"failure": s["failure"]}
+    return {k: s[k] for k in ("provided", "stride", "covered", "errored", "classes", "accepted")} | {
+        "target_error": bool(s["target_error"])}
+
+
 def findings(cert):
     return {
         "target": cert["target"],
@@ -50,7 +70,16 @@ def findings(cert):
             }
             for s in cert["suites"]
         },
+        "sweeps": {s["domain"]: sweep_findings(s) for s in cert.get("sweeps", [])},
     }
+
+
+def cpu_flags():
+    try:
+        with open("/proc/cpuinfo") as f:
+            return {flag for line in f if line.startswith("flags") for flag in line.split(":", 1)[1].split()}
+    except OSError:
+        return set()
 
 
 def diff(old, new, path=""):
@@ -78,6 +107,9 @@ def main():
     ap.add_argument("--corpus", default=os.path.join(SOURCE, "vectors"))
     ap.add_argument("--certs", default=os.path.join(SOURCE, "docs", "certifications"),
                     help="where certificates and expected findings live")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="sweep threads")
+    ap.add_argument("--stride", type=int, help="sweep 1 in STRIDE binary32 inputs whatever the "
+                    "implementation (default: SWEEP_STRIDE's, else every input); findings record it")
     ap.add_argument("impl")
     mode = ap.add_mutually_exclusive_group(required=True)
     mode.add_argument("--write", action="store_true")
@@ -101,9 +133,14 @@ def main():
     if table[a.impl].startswith("pipe:") and not os.access(table[a.impl].split()[0][5:], os.X_OK):
         print("SKIPPED: no .venv; run scripts/install-thirdparty")
         return SKIP
+    flag = NEEDS_CPU_FLAG.get(a.impl)
+    if flag and flag not in cpu_flags():
+        print("SKIPPED: %s needs the CPU feature %s, which this machine lacks" % (a.impl, flag))
+        return SKIP
 
     with tempfile.TemporaryDirectory() as out:
-        cmd = [a.cli, "certify", "--target", table[a.impl], "--out", out, "--corpus", a.corpus]
+        cmd = [a.cli, "certify", "--target", table[a.impl], "--out", out, "--corpus", a.corpus,
+               "--sweep", SWEEP_DOMAINS, "--stride", str(a.stride or SWEEP_STRIDE.get(a.impl, 1)), "--jobs", str(a.jobs)]
         run = subprocess.run(cmd, capture_output=True, text=True)
         if run.returncode not in (0, 1):  # 0 conformant, 1 not: both are certificates
             sys.stderr.write(run.stdout[-2000:] + run.stderr[-2000:])

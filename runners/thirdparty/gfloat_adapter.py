@@ -29,7 +29,7 @@ RECIPES = ("F32_TO_BF16_RNE", "F32_TO_F16_RNE", "F32_TO_E4M3FN_RNE_SATFINITE",
 
 @functools.lru_cache(maxsize=None)
 def tables():
-    """word type -> (format, low-bit mask); recipe -> (format, saturate, hex digits)."""
+    """word type -> (format, low-bit mask); recipe -> (format, saturate)."""
     from gfloat.formats import (format_info_bfloat16, format_info_binary16, format_info_ocp_e2m1,
                                 format_info_ocp_e4m3)
     decode = {
@@ -39,11 +39,11 @@ def tables():
         "E2M1": (format_info_ocp_e2m1, 0xF),
     }
     convert = {
-        "F32_TO_BF16_RNE": (format_info_bfloat16, False, 4),
-        "F32_TO_F16_RNE": (format_info_binary16, False, 4),
-        "F32_TO_E4M3FN_RNE_SATFINITE": (format_info_ocp_e4m3, True, 2),
-        "F32_TO_E4M3FN_RNE_OVF_NAN": (format_info_ocp_e4m3, False, 2),
-        "F32_TO_E2M1_RNE_SATFINITE": (format_info_ocp_e2m1, True, 1),
+        "F32_TO_BF16_RNE": (format_info_bfloat16, False),
+        "F32_TO_F16_RNE": (format_info_binary16, False),
+        "F32_TO_E4M3FN_RNE_SATFINITE": (format_info_ocp_e4m3, True),
+        "F32_TO_E4M3FN_RNE_OVF_NAN": (format_info_ocp_e4m3, False),
+        "F32_TO_E2M1_RNE_SATFINITE": (format_info_ocp_e2m1, True),
     }
     return decode, convert
 
@@ -53,38 +53,37 @@ def rne(fi, values, sat):
     return encode_ndarray(fi, round_ndarray(fi, values, RoundMode.TiesToEven, sat))
 
 
-def decode(args):
+def decode(word_type, words):
     import numpy as np
     from gfloat import decode_ndarray
-    fi, mask = tables()[0][args[0]]
-    codes = (nc_pipe.hex_words(args[1:]) & mask).astype(np.int64)
+    fi, mask = tables()[0][word_type]
     # Every value of these formats is exact in binary32, so this narrowing is exact.
-    values = decode_ndarray(fi, codes).astype(np.float32)
-    return nc_pipe.fmt_words(values.view(np.uint32), 8)
+    return decode_ndarray(fi, (words & mask).astype(np.int64)).astype(np.float32).view(np.uint32)
 
 
-def convert(args):
+def convert(recipe, words):
     import numpy as np
-    fi, sat, digits = tables()[1][args[0]]
-    src = nc_pipe.hex_words(args[1:]).view(np.float32).astype(np.float64)  # exact widening
+    fi, sat = tables()[1][recipe]
+    src = words.view(np.float32).astype(np.float64)  # exact widening
     try:
-        codes = rne(fi, src, sat)
+        return rne(fi, src, sat).astype(np.uint32)
     except Exception:
-        raise ValueError("gfloat refuses %s inputs %s" % (args[0], " ".join(refused(fi, sat, args[1:]))))
-    return nc_pipe.fmt_words(codes.astype(np.uint32), digits)
+        raise ValueError("gfloat refuses %s inputs %s" % (recipe, " ".join(refused(fi, sat, words))))
 
 
-def refused(fi, sat, tokens):
+def refused(fi, sat, words):
     """The input words gfloat raises on (e.g. NaN into E2M1, which has no NaN): the protocol has
     no per-element error, so the request is answered `error` naming them rather than inventing
     a result gfloat does not give."""
     import numpy as np
     bad = []
-    for t in tokens:
+    for w in words.tolist():
         try:
-            rne(fi, np.array([int(t, 16)], dtype=np.uint32).view(np.float32).astype(np.float64), sat)
+            rne(fi, np.array([w], dtype=np.uint32).view(np.float32).astype(np.float64), sat)
         except Exception:
-            bad.append(t)
+            bad.append("%08x" % w)
+            if len(bad) > 8:
+                break
     return bad[:8] + (["..."] if len(bad) > 8 else [])
 
 

@@ -28,7 +28,7 @@ RECIPES = ("F32_TO_BF16_RNE", "F32_TO_E4M3FN_RNE_OVF_NAN", "F32_TO_E2M1_RNE_SATF
 @functools.lru_cache(maxsize=None)
 def tables():
     """word type -> (storage dtype, ml_dtypes type, low-bit mask);
-    recipe -> (destination type, storage dtype, hex digits, low-bit mask)."""
+    recipe -> (destination type, storage dtype, low-bit mask)."""
     import ml_dtypes
     import numpy as np
     decode = {
@@ -37,25 +37,23 @@ def tables():
         "E2M1": (np.uint8, ml_dtypes.float4_e2m1fn, 0xF),
     }
     convert = {
-        "F32_TO_BF16_RNE": (ml_dtypes.bfloat16, np.uint16, 4, 0xFFFF),
-        "F32_TO_E4M3FN_RNE_OVF_NAN": (ml_dtypes.float8_e4m3fn, np.uint8, 2, 0xFF),
-        "F32_TO_E2M1_RNE_SATFINITE": (ml_dtypes.float4_e2m1fn, np.uint8, 1, 0xF),
+        "F32_TO_BF16_RNE": (ml_dtypes.bfloat16, np.uint16, 0xFFFF),
+        "F32_TO_E4M3FN_RNE_OVF_NAN": (ml_dtypes.float8_e4m3fn, np.uint8, 0xFF),
+        "F32_TO_E2M1_RNE_SATFINITE": (ml_dtypes.float4_e2m1fn, np.uint8, 0xF),
     }
     return decode, convert
 
 
-def decode(args):
+def decode(word_type, words):
     import numpy as np
-    storage, dtype, mask = tables()[0][args[0]]
-    words = (nc_pipe.hex_words(args[1:]) & mask).astype(storage)
-    return nc_pipe.fmt_words(words.view(dtype).astype(np.float32).view(np.uint32), 8)
+    storage, dtype, mask = tables()[0][word_type]
+    return (words & mask).astype(storage).view(dtype).astype(np.float32).view(np.uint32)
 
 
-def convert(args):
+def convert(recipe, words):
     import numpy as np
-    dtype, storage, digits, mask = tables()[1][args[0]]
-    src = nc_pipe.hex_words(args[1:]).view(np.float32)
-    return nc_pipe.fmt_words(src.astype(dtype).view(storage) & mask, digits)
+    dtype, storage, mask = tables()[1][recipe]
+    return words.view(np.float32).astype(dtype).view(storage) & mask
 
 
 if __name__ == "__main__":

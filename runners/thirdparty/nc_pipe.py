@@ -1,8 +1,10 @@
-"""The pipe protocol (runners/PIPE.md) loop shared by the Python adapters.
+"""The pipe protocol (runners/PIPE.md) loop shared by the Python adapters, text and binary batches.
 
-An adapter supplies its name, version and a dict of request handlers; each handler takes the
-request's tokens after the op and returns the response tokens, or None for `unsupported`. This
-module knows no library's conventions: those stay in each adapter file.
+An adapter supplies its name, version and a dict of request handlers for `decode` and `convert`:
+op -> (selectors, fn). fn(selector, words) takes the input words as a numpy uint32 array and
+returns the result words as an unsigned array: binary32 bits for decode (the float word types,
+every word valid), the destination word for convert. This module does the framing both ways, so
+each adapter holds only its library's conventions.
 
 numpy (and each adapter's library) is imported on the first request that needs it, not at
 start-up: the runner starts a fresh adapter per suite, and most suites are requests these
@@ -10,36 +12,60 @@ adapters answer `unsupported`, so start-up cost would dominate a certification.
 """
 import sys
 
+# Result width in hex digits of a text response, by op and selector (the corpus vocabulary).
+CONVERT_DIGITS = {"F32_TO_BF16_RNE": 4, "F32_TO_F16_RNE": 4, "F32_TO_E4M3FN_RNE_SATFINITE": 2,
+                  "F32_TO_E4M3FN_RNE_OVF_NAN": 2, "F32_TO_E2M1_RNE_SATFINITE": 1}
 
-def hex_words(tokens):
-    """Hex tokens -> uint32 array (any case, no 0x)."""
+
+def digits(op, selector):
+    return 8 if op == "decode" else CONVERT_DIGITS[selector]
+
+
+def run(handlers, op, selector, words):
+    """The handler's result words as little-endian uint32, or None for `unsupported`."""
     import numpy as np
-    return np.array([int(t, 16) for t in tokens], dtype=np.uint32)
+    with np.errstate(all="ignore"):  # NaN casts are the point, not a problem
+        return np.asarray(handlers[op][1](selector, words)).astype("<u4")
 
 
-def fmt_words(words, digits):
-    """uint array -> lowercase fixed-width hex tokens."""
-    return [format(int(w), "0%dx" % digits) for w in words.tolist()]
+def text_reply(handlers, op, args):
+    import numpy as np
+    words = np.array([int(t, 16) for t in args[1:]], dtype=np.uint32)
+    width = "0%dx" % digits(op, args[0])
+    return " ".join(["ok"] + [format(w, width) for w in run(handlers, op, args[0], words).tolist()])
+
+
+def binary_reply(handlers, op, selector, payload):
+    import numpy as np
+    result = run(handlers, op, selector, np.frombuffer(payload, dtype="<u4").astype(np.uint32))
+    validity = b"\x01" * len(result) if op == "decode" else b""
+    return b"ok\n" + result.tobytes() + validity
 
 
 def serve(name, version, handlers):
-    """handlers: op -> (selectors, fn). A request whose first argument is not in selectors is
-    answered `unsupported` without calling fn (and so without importing anything)."""
-    out = sys.stdout
-    for line in sys.stdin:
-        tokens = line.rstrip("\n").split(" ")
+    """Answers requests on stdin until it closes. A request whose selector is not in the handler's
+    selectors is answered `unsupported` without calling fn (and so without importing anything)."""
+    inp, out = sys.stdin.buffer, sys.stdout.buffer
+    for raw in iter(inp.readline, b""):
+        tokens = raw.decode("ascii", "replace").rstrip("\n").split(" ")
+        binary = tokens[0] == "bin"
+        if binary:  # `bin OP SELECTOR N` + 4N payload bytes, consumed whatever the answer
+            payload = inp.read(4 * int(tokens[3])) if len(tokens) == 4 and tokens[3].isdigit() else b""
+            tokens = tokens[1:3]
         op, args = tokens[0], tokens[1:]
-        if op == "hello":
-            reply = "ok %s %s" % (name, version)
-        elif op in handlers and args and args[0] in handlers[op][0]:
-            try:
-                import numpy as np
-                with np.errstate(all="ignore"):  # NaN casts are the point, not a problem
-                    result = handlers[op][1](args)
-                reply = "unsupported" if result is None else " ".join(["ok"] + result)
-            except Exception as e:  # one bad request must not kill the session
-                reply = "error " + " ".join(("%s: %s" % (type(e).__name__, e)).split())
-        else:
-            reply = "unsupported"
-        out.write(reply + "\n")
+        try:
+            if op == "hello":
+                reply = ("ok %s %s" % (name, version)).encode()
+            elif op == "binary" and args == ["1"]:
+                reply = b"ok"
+            elif op in handlers and args and args[0] in handlers[op][0]:
+                if binary:
+                    reply = binary_reply(handlers, op, args[0], payload)
+                else:
+                    reply = text_reply(handlers, op, args).encode()
+            else:
+                reply = b"unsupported"
+        except Exception as e:  # one bad request must not kill the session
+            reply = ("error " + " ".join(("%s: %s" % (type(e).__name__, e)).split())).encode()
+        out.write(reply if reply.startswith(b"ok\n") else reply + b"\n")
         out.flush()

@@ -7,6 +7,7 @@
 #include "runners/certificate.h"
 #include "runners/replay.h"
 #include "runners/report.h"
+#include "runners/sweep/sweep_target.h"
 
 using namespace nc::runners;
 using namespace nc::runners::test;
@@ -58,7 +59,7 @@ TEST_CASE("a correct plugin passes, with policies and untested capabilities repo
   check_w8_suite_passes(r);
   CHECK(count(r.suites[2], Verdict::Untested) == 2);  // validate is not provided: untested, not passed
   CHECK(r.conformant());
-  auto caps = capability_verdicts(r);
+  auto caps = capability_verdicts(r, {});
   CHECK(caps[size_t(Capability::Decode)].verdict == "conformant under policies nan-any");
   CHECK(caps[size_t(Capability::Validate)].verdict == "untested");
 }
@@ -155,10 +156,10 @@ TEST_CASE("certificates are deterministic apart from generated_at", "[certify]")
   const std::string corpus = make_corpus();
   ReplayResult a = run(std::string("plugin:") + NC_TEST_PLUGIN_WRONG_BIT, corpus);
   ReplayResult b = run(std::string("plugin:") + NC_TEST_PLUGIN_WRONG_BIT, corpus);
-  CHECK(certificate_json(a, "T") == certificate_json(b, "T"));
-  CHECK(certificate_markdown(a, "T") == certificate_markdown(b, "T"));
-  CHECK(certificate_json(a, "T") != certificate_json(a, "U"));
-  auto j = nlohmann::json::parse(certificate_json(a, "T"));
+  CHECK(certificate_json(a, {}, "T") == certificate_json(b, {}, "T"));
+  CHECK(certificate_markdown(a, {}, "T") == certificate_markdown(b, {}, "T"));
+  CHECK(certificate_json(a, {}, "T") != certificate_json(a, {}, "U"));
+  auto j = nlohmann::json::parse(certificate_json(a, {}, "T"));
   CHECK(j["target"]["name"] == "codec-wrong-bit");
   CHECK(j["capabilities"][0]["verdict"] == "not conformant");
   CHECK(j["suites"][0]["failures"].size() == 1);
@@ -180,4 +181,53 @@ TEST_CASE("replay selects records by tag and suites by glob", "[replay]") {
   REQUIRE(replay(*t, o, &w8, &why));
   REQUIRE(w8.suites.size() == 1);
   CHECK(w8.suites[0].name == "decode.W8G32_F16S.code");
+}
+
+namespace {
+std::vector<nc::sweep::Outcome> sweep_plugin(const std::string& plugin, const std::vector<std::string>& domains) {
+  std::vector<nc::sweep::Outcome> out;
+  std::string why;
+  nc::sweep::Options o;
+  o.jobs = 2;
+  const bool ok = nc::sweep::sweep_target("plugin:" + plugin, domains, o, 10, &out, &why);
+  INFO(why);
+  REQUIRE(ok);
+  REQUIRE(out.size() == domains.size());
+  return out;
+}
+}  // namespace
+
+// certify --sweep: the sweeps are part of the verdict. The wrong-bit plugin's one wrong word (E4M3FN
+// 0x38, 1.0, decodes one ulp high) must be found by the sweep over every E4M3FN word and make the
+// certificate not conformant even beside a clean replay.
+TEST_CASE("certificates carry the sweeps: coverage, findings, not-provided domains", "[certify]") {
+  const std::string corpus = make_corpus();
+  ReplayResult good = run(std::string("plugin:") + NC_TEST_PLUGIN_GOOD, corpus);
+  auto clean = sweep_plugin(NC_TEST_PLUGIN_GOOD, {"decode.E4M3FN", "convert.F32_TO_BF16_RNE"});
+  CHECK(sweep_provided(clean[0]));
+  CHECK(sweep_clean(clean[0]));
+  CHECK(!sweep_provided(clean[1]));  // the test plugin converts nothing
+  CHECK(certified_conformant(good, clean));
+  std::string md = certificate_markdown(good, clean, "T");
+  CHECK(md.find("| decode.E4M3FN | 256 | every input | 0 | - | 0 |") != std::string::npos);
+  CHECK(md.find("Not provided (the target declined every input): convert.F32_TO_BF16_RNE.") != std::string::npos);
+
+  auto wrong = sweep_plugin(NC_TEST_PLUGIN_WRONG_BIT, {"decode.E4M3FN"});
+  REQUIRE(wrong[0].report);
+  CHECK(wrong[0].report->tally.class_counts ==
+        std::vector<std::pair<std::string, uint64_t>>{{"word:off-by-one-ulp", 1}});
+  CHECK(!certified_conformant(good, wrong));  // a clean replay does not outweigh a sweep finding
+  auto caps = capability_verdicts(good, wrong);
+  CHECK(caps[size_t(Capability::Decode)].verdict == "not conformant");
+  CHECK(certificate_markdown(good, wrong, "T").find("- decode.E4M3FN: word:off-by-one-ulp 1; first: input `38`, "
+                                                    "expected `3f800000`, actual `3f800001`") != std::string::npos);
+  auto j = nlohmann::json::parse(certificate_json(good, wrong, "T"));
+  CHECK(j["conformant"] == false);
+  CHECK(j["sweeps"][0]["classes"]["word:off-by-one-ulp"] == 1);
+  CHECK(j["sweeps"][0]["first"][0]["input"][0] == "38");
+
+  auto crashed = sweep_plugin(NC_TEST_PLUGIN_CRASH, {"decode.E4M3FN"});
+  CHECK(!crashed[0].report);
+  CHECK(crashed[0].failure.find("crashed") != std::string::npos);
+  CHECK(!certified_conformant(good, crashed));
 }

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The sweep command end to end: a planted FTZ/DAZ bug is found, counted by class and written as a
 # replayable corpus; the same cases pass against the correct codec; shards merge to the unsharded
-# report. Usage: sweep_cli_test.sh NINFER_CONFORM FTZ_PLUGIN
+# report; pipe adapters sweep in binary and in text framing with the same result, and a crashing or
+# lying adapter is reported without stopping the sweep.
+# Usage: sweep_cli_test.sh NINFER_CONFORM FTZ_PLUGIN SOURCE_DIR
 set -u
-nc=$1 plugin=$2
+nc=$1 plugin=$2 src=$3
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
@@ -30,4 +32,38 @@ cmp -s "$work/merged.json" "$work/all.json" || fail "merged shards differ from t
 GTEST_SHARD_INDEX=1 GTEST_TOTAL_SHARDS=3 "$nc" sweep decode.F16 --target cpu --json "$work/g1.json" > /dev/null
 cmp -s "$work/g1.json" "$work/s1.json" || fail "GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS not honoured"
 "$nc" merge "$work/s0.json" "$work/s2.json" > /dev/null 2>&1 && fail "merge must refuse a missing shard"
-echo "sweep CLI: 8 checks passed"
+
+# A pipe adapter with a planted bug (truncation), in both framings: the same report either way.
+trunc="python3 $src/tests/sweep/truncating_adapter.py"
+for framing in binary text; do
+  adapter="$trunc"; [ $framing = text ] && adapter="$trunc --text-only"
+  "$nc" sweep convert.F32_TO_BF16_RNE --target "pipe:$adapter" --stride 65537 --jobs 2 \
+    --json "$work/trunc-$framing.json" > "$work/trunc-$framing.txt"
+  [ $? -eq 1 ] || fail "the truncating adapter's $framing sweep should exit 1"
+  # Hand-derived: 1 in 65537 of the 2^32 words is the 65536 words k*65537 = (k << 16) | k. Their
+  # high half is k and their low half k, so RNE rounds up, and truncation differs by one ulp,
+  # exactly when k > 0x8000: 32767 words, less the 128 with k >= 0xff80 (-inf and NaNs), of
+  # which k = 0x8001..0x807f are the 127 subnormal ones.
+  grep -q '"covered": 65536,' "$work/trunc-$framing.json" || fail "$framing sweep did not judge 65536 inputs"
+  grep -q '"mismatches": 32639,' "$work/trunc-$framing.json" || fail "$framing sweep: not the 32639 truncations"
+  grep -q '"subnormal-input:off-by-one-ulp": 127' "$work/trunc-$framing.json" || fail "$framing sweep: subnormals"
+done
+sed 's/ --text-only//' "$work/trunc-text.json" | cmp -s - "$work/trunc-binary.json" \
+  || fail "binary and text framing gave different reports"
+
+# An adapter that dies on one batch (3f7fffbf = 257 * 4145343 is on the stride) loses that batch
+# only: the sweep goes on and says why.
+"$nc" sweep convert.F32_TO_BF16_RNE --target "pipe:$trunc --die-at 3f7fffbf" --stride 257 --jobs 2 \
+  --json "$work/die.json" > "$work/die.txt"
+[ $? -eq 1 ] || fail "a dying adapter's sweep should exit 1"
+grep -q '"errored": 16384,' "$work/die.json" || { cat "$work/die.txt"; fail "exactly the dying batch should be lost"; }
+grep -q 'adapter failed on .bin convert F32_TO_BF16_RNE 16384' "$work/die.txt" || fail "the failure does not name the request"
+grep -q '"covered": 16695552,' "$work/die.json" || fail "the sweep did not go on past the dying batch"
+
+# A lying adapter (one token whatever the request) fails every batch: reported, not a crash.
+"$nc" sweep decode.E4M3FN --target "pipe:$src/tests/runners/lying_adapter.sh" > "$work/liar.txt"
+[ $? -eq 1 ] || fail "a lying adapter's sweep should exit 1"
+grep -q 'wrong token count' "$work/liar.txt" || { cat "$work/liar.txt"; fail "the lie is not named"; }
+"$nc" sweep reconstruct.NVFP4 --target "pipe:$trunc" > /dev/null 2>&1
+[ $? -eq 2 ] || fail "a pipe target cannot sweep reconstruct domains: usage error"
+echo "sweep CLI: all checks passed"

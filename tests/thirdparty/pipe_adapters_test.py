@@ -6,6 +6,7 @@ departures (NaN and overflow conventions) so a change in either shows up.
 usage: pipe_adapters_test.py SOURCE_DIR   (exit 77 = skipped: no .venv, run scripts/install-thirdparty)
 """
 import os
+import struct
 import subprocess
 import sys
 
@@ -77,6 +78,43 @@ for script, (name, cases) in ADAPTERS.items():
     for (request, expect), got in zip(cases, lines[1:]):
         want = "unsupported" if expect is None else "ok " + expect
         check(got == want, "%s: %s\n  want %s\n  got  %s" % (script, request, want, got))
+
+
+def words_le(tokens):
+    return b"".join(struct.pack("<I", int(t, 16)) for t in tokens.split())
+
+
+def binary_request(request):
+    """`bin OP SELECTOR N` + payload for a text request of the cases above."""
+    op, selector, *words = request.split(" ")
+    return ("bin %s %s %d\n" % (op, selector, len(words))).encode() + words_le(" ".join(words))
+
+
+# The same hand-derived cases through the binary framing (PIPE.md "Binary batches"), which the
+# sweeps use: the answer must be `ok` + the same words (+ one validity byte each for decode), an
+# unsupported request's payload must be consumed (the next request still answers), and the
+# session must end cleanly.
+for script, (name, cases) in ADAPTERS.items():
+    word_cases = [(r, e) for r, e in cases if r.split(" ")[0] in ("decode", "convert")]
+    stream = b"hello 1\nbinary 1\n" + b"".join(binary_request(r) for r, _ in word_cases) + b"hello 1\n"
+    proc = subprocess.run([python, os.path.join(src, "runners", "thirdparty", script)], input=stream,
+                          capture_output=True, timeout=50)
+    out = proc.stdout
+    check(proc.returncode == 0, "%s binary session exit status %d: %s" % (script, proc.returncode, proc.stderr[-500:]))
+    hello = out.split(b"\n", 1)[0]
+    check(hello.startswith(b"ok " + name.encode()), "%s binary session hello: %r" % (script, hello))
+    out = out[len(hello) + 1:]
+    check(out.startswith(b"ok\n"), "%s: binary 1 answered %r" % (script, out[:20]))
+    out = out[3:]
+    for request, expect in word_cases:
+        n = len(request.split(" ")) - 2
+        if expect is None:
+            want = b"unsupported\n"
+        else:
+            want = b"ok\n" + words_le(expect) + (b"\x01" * n if request.startswith("decode") else b"")
+        check(out[:len(want)] == want, "%s: bin %s\n  want %r\n  got  %r" % (script, request, want, out[:len(want)]))
+        out = out[len(want):]
+    check(out.startswith(b"ok " + name.encode()), "%s: the session after the binary batches: %r" % (script, out[:40]))
 
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

@@ -1,0 +1,143 @@
+#include "runners/sweep/sweep_target.h"
+
+#include <dlfcn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <functional>
+#include <memory>
+
+#include "runners/sweep/pipe_table.h"
+#include "runners/target.h"
+#ifdef NC_HAVE_CODEC_PLUGIN
+#include "codec/codec_plugin.h"
+#endif
+
+namespace nc::sweep {
+namespace {
+
+// Runs fn in a forked child and returns what it wrote, so a crashing plugin cannot take the
+// runner down; *status describes how the child ended.
+bool run_isolated(const std::function<std::string()>& fn, std::string* text, std::string* status) {
+  int fds[2];
+  if (pipe(fds) != 0) return *status = std::string("pipe: ") + std::strerror(errno), false;
+  pid_t pid = fork();
+  if (pid < 0) return *status = std::string("fork: ") + std::strerror(errno), false;
+  if (pid == 0) {
+    close(fds[0]);
+    std::string out = fn();
+    size_t off = 0;
+    while (off < out.size()) {
+      ssize_t w = write(fds[1], out.data() + off, out.size() - off);
+      if (w <= 0) _exit(3);
+      off += size_t(w);
+    }
+    _exit(0);
+  }
+  close(fds[1]);
+  char buf[65536];
+  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) text->append(buf, size_t(n));
+  close(fds[0]);
+  int ws = 0;
+  waitpid(pid, &ws, 0);
+  if (WIFSIGNALED(ws)) {
+    *status = std::string("the target crashed (signal ") + strsignal(WTERMSIG(ws)) + ")";
+    return false;
+  }
+  if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0) {
+    *status = "the target's process exited with status " + std::to_string(WEXITSTATUS(ws));
+    return false;
+  }
+  return true;
+}
+
+struct DlHandle {
+  void* handle = nullptr;
+  ~DlHandle() {
+    if (handle) dlclose(handle);
+  }
+};
+
+bool is_word_domain(const std::string& name) {
+  return name.rfind("convert.", 0) == 0 || name.rfind("decode.", 0) == 0;
+}
+
+}  // namespace
+
+std::vector<std::string> expand_domains(const std::vector<std::string>& args, std::string* bad) {
+  std::vector<std::string> out;
+  for (const std::string& a : args) {
+    bool any = false;
+    for (const std::string& n : domain_names())
+      if (a == "all" || n == a || n.rfind(a + ".", 0) == 0) {
+        out.push_back(n);
+        any = true;
+      }
+    if (!any) {
+      *bad = a;
+      return {};
+    }
+  }
+  return out;
+}
+
+bool sweep_target(const std::string& target_spec, const std::vector<std::string>& domains, const Options& opts,
+                  double pipe_timeout_s, std::vector<Outcome>* out, std::string* why) {
+  const std::string spec = runners::named_plugin_target(target_spec);
+  const nc_plugin_v1* table = nullptr;
+  DlHandle dl;
+  bool isolate = false, pipe = false;
+  if (spec == "cpu") {
+#ifdef NC_HAVE_CODEC_PLUGIN
+    table = nc_codec_plugin_table();
+#else
+    return *why = "this build has no codec (target cpu)", false;
+#endif
+  } else if (spec.rfind("plugin:", 0) == 0) {
+    std::string path = spec.substr(7);
+    dl.handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    auto entry = dl.handle ? reinterpret_cast<nc_plugin_entry_v1>(dlsym(dl.handle, NC_PLUGIN_ENTRY_SYMBOL)) : nullptr;
+    table = entry ? entry() : nullptr;
+    if (!table || table->abi_version != NC_PLUGIN_ABI_VERSION)
+      return *why = path + " is not a ninfer-conform plugin (ABI " + std::to_string(NC_PLUGIN_ABI_VERSION) +
+                    "): " + (dl.handle ? "entry point missing or wrong version" : dlerror()),
+             false;
+    isolate = true;
+  } else if (spec.rfind("pipe:", 0) == 0) {
+    for (const std::string& d : domains)
+      if (!is_word_domain(d))
+        return *why = "a pipe target sweeps the convert.* and decode.* domains only, not " + d +
+                      " (replay covers the rest)",
+               false;
+    table = pipe_table(spec.substr(5), pipe_timeout_s, why);
+    if (!table) return false;
+    pipe = true;
+  } else {
+    return *why = "target '" + spec + "' cannot be swept (use cpu, cuda, plugin:PATH.so or pipe:COMMAND)", false;
+  }
+
+  for (const std::string& name : domains) {
+    auto d = make_domain(name);
+    Outcome o{name, std::nullopt, ""};
+    if (isolate) {
+      std::string json, status, err;
+      auto work = [&] { return to_json(run(*d, *table, spec, opts)); };
+      Report r;
+      if (!run_isolated(work, &json, &status))
+        o.failure = status;
+      else if (!from_json(json, &r, &err))
+        o.failure = "the target's process returned no report: " + err;
+      else
+        o.report = std::move(r);
+    } else {
+      o.report = run(*d, *table, spec, opts);
+      std::string adapter_error = pipe ? take_pipe_table_error() : "";
+      if (!adapter_error.empty()) o.report->tally.target_error += ": " + adapter_error;
+    }
+    out->push_back(std::move(o));
+  }
+  return true;
+}
+
+}  // namespace nc::sweep
