@@ -66,14 +66,12 @@ bool parse_shard(const std::string& s, sweep::Shard* out) {
 }
 
 void print_summary(const sweep::Report& r) {
-  uint64_t total = 0;
-  for (const auto& [k, v] : r.tally.class_counts) total += v;
   double coverage = r.domain_size ? 100.0 * double(r.tally.covered) / double(r.domain_size) : 0;
   std::string declined;
   if (r.tally.unsupported) declined += "  " + std::to_string(r.tally.unsupported) + " unsupported";
   if (r.tally.errored) declined += "  " + std::to_string(r.tally.errored) + " in failed batches";
   std::printf("%-36s %12lu inputs (%.4g%% of the domain)  %lu mismatches%s\n", r.domain.c_str(),
-              r.tally.covered, coverage, total, declined.c_str());
+              r.tally.covered, coverage, r.tally.mismatches(), declined.c_str());
   for (const auto& [k, v] : r.tally.class_counts) std::printf("    %-40s %lu\n", k.c_str(), v);
   for (const auto& [k, v] : r.tally.accepted)
     std::printf("    %-40s %lu (not mismatches)\n", ("passed under policy " + k).c_str(), v);

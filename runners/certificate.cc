@@ -11,12 +11,6 @@ bool sweep_capability(const sweep::Outcome& o, Capability* cap) {
   return capability_from_op(o.domain.substr(0, o.domain.find('.')), cap);
 }
 
-uint64_t mismatches(const sweep::Report& r) {
-  uint64_t n = 0;
-  for (const auto& [cls, count] : r.tally.class_counts) n += count;
-  return n;
-}
-
 std::string counts_text(const std::vector<std::pair<std::string, uint64_t>>& counts) {
   std::string s;
   for (const auto& [k, v] : counts) s += (s.empty() ? "" : ", ") + k + " " + std::to_string(v);
@@ -139,7 +133,7 @@ std::string certificate_markdown(const ReplayResult& r, const std::vector<sweep:
     }
     const sweep::Report& s = *o.report;
     m += "| " + s.domain + " | " + std::to_string(s.tally.covered) + " | " + coverage_text(s) + " | " +
-         std::to_string(mismatches(s)) + " | " + counts_text(s.tally.accepted) + " | " +
+         std::to_string(s.tally.mismatches()) + " | " + counts_text(s.tally.accepted) + " | " +
          std::to_string(s.tally.errored) + " |\n";
     for (const auto& [cls, count] : s.tally.class_counts) {
       findings += "- " + s.domain + ": " + cls + " " + std::to_string(count);
@@ -202,7 +196,7 @@ std::string certificate_json(const ReplayResult& r, const std::vector<sweep::Out
     js["covered"] = s.tally.covered;
     js["unsupported"] = s.tally.unsupported;
     js["errored"] = s.tally.errored;
-    js["mismatches"] = mismatches(s);
+    js["mismatches"] = s.tally.mismatches();
     js["classes"] = nlohmann::ordered_json::object();
     for (const auto& [k, v] : s.tally.class_counts) js["classes"][k] = v;
     js["accepted"] = nlohmann::ordered_json::object();

@@ -32,6 +32,7 @@ struct Tally {
   std::vector<std::pair<std::string, uint64_t>> accepted;
   std::vector<Mismatch> first;                                 // sorted by index
   std::string target_error;  // the first failure; the word domains go on past a failed batch, the others stop
+  uint64_t mismatches() const;  // the sum of class_counts
   void count(const Mismatch& m, size_t keep);
   void accept(const std::string& policy, uint64_t n);
   void merge(const Tally& other, size_t keep);

@@ -223,6 +223,12 @@ uint64_t add_count(std::vector<std::pair<std::string, uint64_t>>& counts, const 
 }
 }  // namespace
 
+uint64_t Tally::mismatches() const {
+  uint64_t n = 0;
+  for (const auto& [cls, count] : class_counts) n += count;
+  return n;
+}
+
 void Tally::count(const Mismatch& m, size_t keep) {
   if (add_count(class_counts, m.mismatch_class, 1) < keep) first.push_back(m);
 }

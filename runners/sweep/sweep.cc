@@ -72,13 +72,9 @@ std::string to_json(const Report& r) {
   j["unsupported"] = r.tally.unsupported;
   j["errored"] = r.tally.errored;
   j["target_error"] = r.tally.target_error;
-  uint64_t total = 0;
   ordered_json classes = ordered_json::object();
-  for (const auto& [k, v] : r.tally.class_counts) {
-    classes[k] = v;
-    total += v;
-  }
-  j["mismatches"] = total;
+  for (const auto& [k, v] : r.tally.class_counts) classes[k] = v;
+  j["mismatches"] = r.tally.mismatches();
   j["classes"] = classes;
   ordered_json accepted = ordered_json::object();
   for (const auto& [k, v] : r.tally.accepted) accepted[k] = v;
