@@ -80,11 +80,25 @@ std::optional<FloatFormat> float_format_of(WordType t) {
 
 Decoded decode(Context& ctx, WordType type, uint32_t word) {
   Decoded d;
+  decode(ctx, type, word, d);
+  return d;
+}
+
+void decode(Context& ctx, WordType type, uint32_t word, Decoded& d) {
+  // Every field is reset; d.value.q keeps its storage (no allocation once grown).
+  d.cls = ValueClass::Zero;
+  d.value.kind = Exact::Kind::Finite;
+  d.value.negative = false;
+  mpq_set_ui(d.value.q.get_mpq_t(), 0, 1);
+  d.binary32.reset();
+  d.integer.reset();
+  d.valid = true;
+  d.rule = {};
   const uint32_t bits = info(type).bits;
   if (bits < 32 && (word >> bits) != 0) {
     d.valid = false;
     d.rule = "word";
-    return d;
+    return;
   }
   if (const auto ff = float_format_of(type)) {
     const WordFields w = split_word(*ff, word);
@@ -113,7 +127,7 @@ Decoded decode(Context& ctx, WordType type, uint32_t word) {
           d.binary32 = round_rne_dyadic(ctx, FloatFormat::Binary32, w.negative, w.significand, w.exponent).word;
         break;
     }
-    return d;
+    return;
   }
   d.cls = ValueClass::Int;
   int64_t v;
@@ -127,8 +141,8 @@ Decoded decode(Context& ctx, WordType type, uint32_t word) {
     }
   }
   d.integer = v;
-  d.value = Exact::finite(mpq_class(static_cast<long>(v)));
-  return d;
+  d.value.negative = v < 0;
+  mpq_set_si(d.value.q.get_mpq_t(), static_cast<long>(v), 1);
 }
 
 }  // namespace nc::oracle

@@ -29,6 +29,8 @@ struct Decoded {
 };
 
 Decoded decode(Context& ctx, WordType type, uint32_t word);
+// The same into caller-owned storage, for sweeps: every field of `out` is overwritten.
+void decode(Context& ctx, WordType type, uint32_t word, Decoded& out);
 
 // Exact value of a word of a float format, without the extras (faster for inner loops).
 // Precondition: word fits the format's width.
