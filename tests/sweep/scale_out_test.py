@@ -145,7 +145,10 @@ def github_actions(work, single):
     os.mkdir(out)
     wf = yaml.safe_load(open(os.path.join(EXAMPLES, "github-actions.yml")))
     jobs = wf["jobs"]
-    order = sorted(jobs, key=lambda j: len(jobs[j].get("needs", [])))  # the sweep, then what needs it
+    needs = {j: [v["needs"]] if isinstance(v.get("needs"), str) else v.get("needs", []) for j, v in jobs.items()}
+    order = []
+    while len(order) < len(jobs):  # each job after the jobs it needs
+        order += [j for j in jobs if j not in order and all(n in order for n in needs[j])]
     expected = {}
     for name in order:
         job = jobs[name]
