@@ -148,7 +148,11 @@ def github_actions(work, single):
     needs = {j: [v["needs"]] if isinstance(v.get("needs"), str) else v.get("needs", []) for j, v in jobs.items()}
     order = []
     while len(order) < len(jobs):  # each job after the jobs it needs
-        order += [j for j in jobs if j not in order and all(n in order for n in needs[j])]
+        ready = [j for j in jobs if j not in order and all(n in order for n in needs[j])]
+        if not ready:
+            fail(f"github-actions: jobs {sorted(set(jobs) - set(order))} need jobs that never run")
+            return
+        order += ready
     expected = {}
     for name in order:
         job = jobs[name]
