@@ -55,11 +55,17 @@ std::string Sha256::hex_digest() {
 }
 
 std::string sha256_hex(std::string_view bytes) {
-  // One-shot, without a Sha256 object (no context allocated per call): case ids hash one short
-  // string per record.
+  // One context per thread, re-initialised per call: case ids hash one short string per record,
+  // and allocating and freeing a context (with its provider state) cost more than the hashing.
+  struct ThreadContext {
+    EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+    ~ThreadContext() { EVP_MD_CTX_free(ctx); }
+  };
+  thread_local ThreadContext t;
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int n = 0;
-  if (EVP_Digest(bytes.data(), bytes.size(), digest, &n, sha256_md(), nullptr) != 1)
+  if (t.ctx == nullptr || EVP_DigestInit_ex2(t.ctx, sha256_md(), nullptr) != 1 ||
+      EVP_DigestUpdate(t.ctx, bytes.data(), bytes.size()) != 1 || EVP_DigestFinal_ex(t.ctx, digest, &n) != 1)
     throw std::runtime_error("OpenSSL SHA-256 failed");
   return to_hex(digest, n);
 }
