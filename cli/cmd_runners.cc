@@ -1,13 +1,15 @@
 // replay, certify and plugin-host: drive a target over the corpus (runners/).
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
-#include <iostream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -164,12 +166,24 @@ int certify_command(int argc, char** argv) {
   return conformant ? kExitOk : kExitNonConformant;
 }
 
-// The child side of plugin:PATH.so: load the plugin and answer the pipe protocol on stdin/stdout.
+// The child side of plugin:PATH.so: load the plugin and answer the pipe protocol. The protocol
+// keeps the descriptors it came on, moved out of the plugin's way before it is loaded: the plugin's
+// fd 1 becomes stderr (which the runner repeats, escaped) and its fd 0 /dev/null, so a plugin that
+// prints or reads cannot forge answers or swallow requests.
 int plugin_host_command(int argc, char** argv) {
   if (argc != 1 || wants_help(argc, argv))
     return std::fputs("usage: ninfer-conform plugin-host PATH.so  (run by replay --target plugin:PATH.so)\n",
                       argc == 1 ? stdout : stderr),
            argc == 1 ? kExitOk : kExitUsage;
+  const int requests_fd = fcntl(0, F_DUPFD_CLOEXEC, 3), answers_fd = fcntl(1, F_DUPFD_CLOEXEC, 3);
+  const int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  FILE* requests = requests_fd < 0 ? nullptr : fdopen(requests_fd, "r");
+  FILE* answers = answers_fd < 0 ? nullptr : fdopen(answers_fd, "w");
+  if (!requests || !answers || null_fd < 0 || dup2(2, 1) < 0 || dup2(null_fd, 0) < 0)
+    return std::fprintf(stderr, "plugin-host: cannot set up the protocol descriptors: %s\n", strerror(errno)),
+           kExitUsage;
+  close(null_fd);
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // a plugin's printf reaches the runner as it happens
   void* h = dlopen(argv[0], RTLD_NOW | RTLD_LOCAL);
   if (!h) return std::fprintf(stderr, "plugin-host: %s\n", dlerror()), kExitUsage;
   auto entry = reinterpret_cast<nc_plugin_entry_v1>(dlsym(h, NC_PLUGIN_ENTRY_SYMBOL));
@@ -179,13 +193,15 @@ int plugin_host_command(int argc, char** argv) {
     return std::fprintf(stderr, "plugin-host: %s: ABI version %u, expected %u\n", argv[0],
                         table ? table->abi_version : 0u, NC_PLUGIN_ABI_VERSION),
            kExitUsage;
-  std::string line;
-  while (std::getline(std::cin, line)) {
-    std::string answer = abi_answer(*table, line);
-    std::fwrite(answer.data(), 1, answer.size(), stdout);
-    std::fputc('\n', stdout);
-    std::fflush(stdout);
+  char* buf = nullptr;
+  size_t cap = 0;
+  for (ssize_t n; (n = getline(&buf, &cap, requests)) > 0;) {
+    std::string answer = abi_answer(*table, std::string_view(buf, size_t(n) - (buf[n - 1] == '\n')));
+    answer += '\n';
+    std::fwrite(answer.data(), 1, answer.size(), answers);
+    std::fflush(answers);
   }
+  std::free(buf);
   return kExitOk;
 }
 

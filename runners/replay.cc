@@ -218,8 +218,9 @@ bool replay(Target& target, const ReplayOptions& o, ReplayResult* out, std::stri
     started = true;
     SuiteResult r;
     if (!replay_suite(target, **reader, o, &r, error)) return false;
+    if (std::string problem = target.finish_suite(); !problem.empty() && r.target_problem.empty())
+      r.target_problem = problem + ", after the suite's last request";
     out->suites.push_back(std::move(r));
-    target.finish_suite();
   }
   if (!matched) return *error = "no suite matches '" + o.suite_glob + "'", false;
   return true;
