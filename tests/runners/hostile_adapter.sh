@@ -7,10 +7,10 @@ mode=$1
 esc=$(printf '\033')
 read -r hello
 case $mode in
+  hello2) printf 'ok hello2 1\nok hello2 1\n' ;;  # one write: both lines reach the runner together
   escape) echo "ok ${esc}[2Jevil 1${esc}]0;title"; printf '%s[2J%s[31mred stderr\n' "$esc" "$esc" >&2 ;;
   *) echo "ok $mode 1" ;;
 esac
-[ "$mode" = hello2 ] && echo "ok $mode 1"
 while read -r line; do
   set -- $line
   shift 2
