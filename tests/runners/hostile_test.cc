@@ -31,7 +31,7 @@ TEST_CASE("a plugin printing answer lines to its stdout is heard on stderr, neve
   CHECK(read_text(corpus + "/out.txt").find("\nCONFORMANT") != std::string::npos);
 }
 
-TEST_CASE("an adapter answering every request twice is out of step in every suite; the run goes on", "[hostile]") {
+TEST_CASE("an adapter answering every request twice is out of step in every suite, and the run goes on", "[hostile]") {
   const std::string corpus = make_corpus();
   CHECK(run_status(replay(corpus, hostile("twice"), corpus)) == 1);
   const std::string json = read_text(corpus + "/r.json");

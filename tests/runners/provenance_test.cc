@@ -113,7 +113,7 @@ TEST_CASE("replay --require on the CLI: exit 1 and the summary says what is miss
   CHECK(has(read_text(corpus + "/o.txt"), "required validate: not provided (untested cases in validate.NVFP4.scale)"));
 }
 
-TEST_CASE("the shipped corpus is official; any other manifest is MODIFIED", "[provenance]") {
+TEST_CASE("the shipped corpus is official, any other manifest is MODIFIED", "[provenance]") {
   const std::string official = nc::corpus::manifest_sha256_of(NC_DEFAULT_CORPUS_DIR);
   REQUIRE_FALSE(official.empty());
   CHECK(nc::corpus::is_official(official));
