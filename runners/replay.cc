@@ -7,6 +7,7 @@
 
 #include "corpus/sha256.h"
 #include "runners/diagnosis.h"
+#include "runners/scope.h"
 #include "runners/tokens.h"
 
 namespace nc::runners {
@@ -77,7 +78,8 @@ bool ReplayResult::conformant() const {
     if (s.failed() || !s.target_problem.empty()) return false;
     judged += s.total() - s.counts[size_t(Verdict::Untested)];
   }
-  return judged > 0;  // a target that provided nothing the corpus tests has not shown conformance
+  // A target that provided nothing the corpus tests has not shown conformance.
+  return judged > 0 && scope_of(*this).unmet.empty();
 }
 
 bool verify_manifest(const std::string& dir, std::string* manifest_sha256, std::vector<corpus::ManifestEntry>* entries,
@@ -218,8 +220,9 @@ bool replay(Target& target, const ReplayOptions& o, ReplayResult* out, std::stri
     started = true;
     SuiteResult r;
     if (!replay_suite(target, **reader, o, &r, error)) return false;
+    if (std::string problem = target.finish_suite(); !problem.empty() && r.target_problem.empty())
+      r.target_problem = problem + ", after the suite's last request";
     out->suites.push_back(std::move(r));
-    target.finish_suite();
   }
   if (!matched) return *error = "no suite matches '" + o.suite_glob + "'", false;
   return true;

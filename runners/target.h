@@ -36,8 +36,10 @@ class Target {
   // Starts (or restarts) the implementation; false with *why on failure.
   virtual bool start(std::string* why) = 0;
   virtual Response call(const Request& r) = 0;
-  // Called between suites: a pipe target that died gets a fresh process at the next start().
-  virtual void finish_suite() {}
+  // Called between suites: a pipe target's process ends (the next start() makes a fresh one).
+  // Returns what the target did wrong after its last answer ("" if nothing): output no request
+  // asked for, such as a second answer to the last request.
+  virtual std::string finish_suite() { return {}; }
   virtual std::string name() const = 0;     // self-reported, valid after start()
   virtual std::string version() const = 0;
 };
