@@ -49,6 +49,7 @@ std::string common_path(Capability cap) {
     case Capability::Encode: return "a step of spec 7 that every group goes through (see the step lines)";
     case Capability::ValidateTensor: return "the order or the scope of the tensor rules (shape, divisor, scales, codes)";
     case Capability::Dequantize: return "the group or block indexing, or the element formula";
+    case Capability::Layout: return "the tile geometry (tile size, row groups, padding) of the layout";
   }
   return "the op's common path";
 }

@@ -47,6 +47,7 @@ Shaped shape_request(Capability cap, const std::string& op_selector, const Colum
     case Capability::ValidateTensor:
     case Capability::Dequantize:
       return {op_selector, f("shape") + " " + f("codes") + " " + f("scales") + " " + f("divisor")};
+    case Capability::Layout: return {op_selector, f("shape") + ":" + f("row") + ":" + f("block")};
   }
   return {};
 }
