@@ -107,6 +107,14 @@ std::vector<std::string> diagnose(const corpus::SuiteHeader& suite, const SuiteR
   auto percent = [](size_t part, size_t whole) {
     return whole == 0 ? std::string("0") : std::to_string((200 * part + whole) / (2 * whole));
   };
+  // lift(best) < 1.5 <=> 2 * f * replayed < 3 * r * n.
+  const bool none_stands_out =
+      tags.empty() || (unsigned __int128)kStandOutDen * tags[0].in_failures * std::max(replayed, tags[0].in_replayed) <
+                          (unsigned __int128)kStandOutNum * tags[0].in_replayed * n;
+  // Weak tags do not headline: the common path comes first, the tags after it.
+  if (none_stands_out)
+    lines.push_back("no tag stands out (" + std::to_string(n) + " of " + std::to_string(replayed) +
+                    " replayed cases fail, spread like the suite): suspect " + common_path(r.cap));
   for (size_t i = 0; i < tags.size() && i < 3; ++i) {
     const TagLift& t = tags[i];
     const std::string share = t.in_failures == n ? (n == 1 ? "the 1 failure is" : "all " + std::to_string(n) + " failures are")
@@ -115,13 +123,6 @@ std::vector<std::string> diagnose(const corpus::SuiteHeader& suite, const SuiteR
                     percent(t.in_replayed, std::max(replayed, t.in_replayed)) + "% of replayed cases): " + cause(t.tag));
   }
   if (by_tag.empty()) lines.push_back(std::to_string(n) + (n == 1 ? " failure is" : " failures are") + " untagged: no tag points at a cause");
-  // lift(best) < 1.5 <=> 2 * f * replayed < 3 * r * n.
-  const bool none_stands_out =
-      tags.empty() || (unsigned __int128)kStandOutDen * tags[0].in_failures * std::max(replayed, tags[0].in_replayed) <
-                          (unsigned __int128)kStandOutNum * tags[0].in_replayed * n;
-  if (none_stands_out)
-    lines.push_back("no tag stands out (" + std::to_string(n) + " of " + std::to_string(replayed) +
-                    " replayed cases fail, spread like the suite): suspect " + common_path(r.cap));
   if (r.cap == Capability::Encode) {
     std::map<std::string, size_t> steps;
     for (const CaseResult& f : r.failures)
