@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "cli/command.h"
+#include "corpus/diff.h"
 #include "corpus/lint.h"
 #include "corpus/manifest.h"
 #include "corpus/official.h"
@@ -264,8 +265,50 @@ int run_show(int argc, char** argv) {
   return kExitOk;
 }
 
+// `diff OLD NEW`: what a user adopting NEW must know (vectors/CHANGES.md is its output).
+int run_diff(int argc, char** argv) {
+  if (cli::wants_help(argc, argv)) {
+    std::printf(
+        "usage: ninfer-conform diff OLD_DIR NEW_DIR [--json] [--limit N]\n"
+        "Compares two corpora by case id, per suite: records added and removed, changed expectations\n"
+        "(old -> new, with the record's comment), records whose tags/info/comment alone changed, header\n"
+        "changes, and suites added or removed.\n"
+        "  --json     machine-readable output\n"
+        "  --limit N  list at most N ids per suite and kind (default 20, 0 = all); changed expectations\n"
+        "             are always listed in full\n"
+        "exit 0 identical, 1 the corpora differ, 2 usage or corpus error\n");
+    return kExitOk;
+  }
+  std::vector<std::string> dirs;
+  bool json = false;
+  size_t limit = 20;
+  for (int i = 0; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--json") {
+      json = true;
+    } else if (a == "--limit") {
+      const char* v = flag_value(argc, argv, i);
+      char* end = nullptr;
+      const unsigned long n = v ? std::strtoul(v, &end, 10) : 0;
+      if (!v || *end || *v == '-') return usage_error("diff", "--limit needs a count");
+      limit = n;
+    } else if (a.starts_with("-")) {
+      return usage_error("diff", "unknown argument `" + a + "`");
+    } else {
+      dirs.push_back(a);
+    }
+  }
+  if (dirs.size() != 2) return usage_error("diff", "name two corpus directories, OLD_DIR and NEW_DIR");
+  auto d = corpus::diff_corpora(dirs[0], dirs[1], limit);
+  if (!d) return std::fprintf(stderr, "ninfer-conform diff: %s\n", d.error().message().c_str()), kExitUsage;
+  const std::string out = json ? corpus::diff_json(*d) : corpus::diff_text(*d);
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return d->identical() ? kExitOk : kExitNonConformant;
+}
+
 NC_COMMAND("generate", "regenerate the golden corpus (or --check it against the committed one)", run_generate);
 NC_COMMAND("lint", "check a corpus: schema, ids, counts, hashes, canonical form", run_lint);
 NC_COMMAND("show", "print a suite's records (--case ID, --tag T)", run_show);
+NC_COMMAND("diff", "compare two corpora by case id: records added, removed, expectations changed", run_diff);
 
 }  // namespace

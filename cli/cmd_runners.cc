@@ -243,9 +243,9 @@ int plugin_host_command(int argc, char** argv) {
   auto entry = reinterpret_cast<nc_plugin_entry_v1>(dlsym(h, NC_PLUGIN_ENTRY_SYMBOL));
   if (!entry) return std::fprintf(stderr, "plugin-host: %s has no %s\n", argv[0], NC_PLUGIN_ENTRY_SYMBOL), kExitUsage;
   const nc_plugin_v1* table = entry();
-  if (!table || table->abi_version != NC_PLUGIN_ABI_VERSION)
-    return std::fprintf(stderr, "plugin-host: %s: ABI version %u, expected %u\n", argv[0],
-                        table ? table->abi_version : 0u, NC_PLUGIN_ABI_VERSION),
+  if (!table || table->abi_version < NC_PLUGIN_ABI_VERSION_MIN || table->abi_version > NC_PLUGIN_ABI_VERSION)
+    return std::fprintf(stderr, "plugin-host: %s: ABI version %u, expected %u to %u\n", argv[0],
+                        table ? table->abi_version : 0u, NC_PLUGIN_ABI_VERSION_MIN, NC_PLUGIN_ABI_VERSION),
            kExitUsage;
   char* buf = nullptr;
   size_t cap = 0;

@@ -48,6 +48,7 @@ Shaped shape_request(Capability cap, const std::string& op_selector, const Colum
     case Capability::ValidateTensor:
     case Capability::Dequantize:
       return {op_selector, f("shape") + " " + f("codes") + " " + f("scales") + " " + f("divisor")};
+    case Capability::Layout: return {op_selector, f("shape") + ":" + f("row") + ":" + f("block")};
   }
   return {};
 }
@@ -118,8 +119,17 @@ bool replay_suite(Target& target, corpus::SuiteReader& reader, const ReplayOptio
   bool dead = false;
   size_t done = 0;
 
+  // Tag lists of the judged cases, counted per distinct list (few per suite) and split once at
+  // the end: the diagnosis ranks failure tags against them.
+  std::map<std::string, size_t, std::less<>> judged_tag_lists;
   auto record_case = [&](const corpus::Record& r, Verdict v, const std::string& actual, const Judgement* j) {
     ++res.counts[size_t(v)];
+    if (v != Verdict::Untested && c.tags >= 0) {
+      const std::string& list = r.fields[size_t(c.tags)];
+      auto it = judged_tag_lists.find(list);
+      if (it == judged_tag_lists.end()) it = judged_tag_lists.emplace(list, 0).first;
+      ++it->second;
+    }
     if (j && v == Verdict::PassUnderPolicy) res.policies_used.insert(j->policy);
     if (v != Verdict::Fail && v != Verdict::TargetError) return;
     CaseResult cr;
@@ -190,6 +200,9 @@ bool replay_suite(Target& target, corpus::SuiteReader& reader, const ReplayOptio
     batch.push_back(std::move(r));
   }
   flush(req, batch);
+  for (const auto& [list, n] : judged_tag_lists)
+    if (list != "-")
+      for (std::string_view t : split(list, ',')) res.judged_tags[std::string(t)] += n;
   res.diagnosis = diagnose(h, res);
   return true;
 }

@@ -38,6 +38,7 @@ struct SuiteResult {
   std::array<size_t, kVerdictCount> counts{};
   std::set<std::string> policies_used;   // policies some case needed
   std::vector<CaseResult> failures;      // every Fail and TargetError, in record order
+  std::map<std::string, size_t> judged_tags;  // tag -> judged cases (Untested excluded) carrying it
   std::string target_problem;            // the target died/hung/lied: why, naming the first case ID
   std::vector<std::string> diagnosis;    // lines grouping failures by tag with the likely cause
   size_t total() const;

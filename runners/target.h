@@ -13,8 +13,8 @@
 namespace nc::runners {
 
 // The capabilities of nc_plugin_v1, one per entry point, spelled as the pipe request verbs.
-enum class Capability { Decode, Validate, Parse, Reconstruct, Convert, Encode, ValidateTensor, Dequantize };
-inline constexpr int kCapabilityCount = 8;
+enum class Capability { Decode, Validate, Parse, Reconstruct, Convert, Encode, ValidateTensor, Dequantize, Layout };
+inline constexpr int kCapabilityCount = 9;
 const char* capability_verb(Capability c);  // "decode", "validate-tensor", ...
 bool capability_from_op(const std::string& op, Capability* out);
 

@@ -64,6 +64,6 @@ static int decode(nc_word_type wt, const uint32_t* words, size_t n, uint32_t* ou
 }
 
 static const nc_plugin_v1 kTable = {
-    NC_PLUGIN_ABI_VERSION, "runner-test-plugin", NC_TEST_VARIANT, decode, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    NC_PLUGIN_ABI_VERSION, "runner-test-plugin", NC_TEST_VARIANT, decode, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
 
 const nc_plugin_v1* ninfer_conform_plugin_v1(void) { return &kTable; }
