@@ -232,6 +232,7 @@ int nc_dequantize(nc_format fmt, size_t rank, const uint64_t* shape, const uint3
                            : fmt == NC_FORMAT_FP8_E4M3FN_ROW_BF16S ? 0 : 64;
     if (!scales || n_scales != rows * scales_per_row(ScaleGeometry{k, group})) return NC_EINVALID;
     if (fmt == NC_FORMAT_NVFP4 && !divisor) return NC_EINVALID;
+    if (fmt == NC_FORMAT_NVFP4 && k % 16 != 0) return NC_EINVALID;  // spec 3.3: full 16-code blocks only
   }
   DeviceArray<uint32_t> c(codes, n_codes), s(scales, scales ? n_scales : 0), d(divisor, divisor ? 1 : 0);
   Guarded<uint32_t> g_out("dequantize out", out, n_codes);

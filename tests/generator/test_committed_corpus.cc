@@ -84,6 +84,45 @@ TEST_CASE("committed corpus: validity, parsing, conversion and reconstruction ma
   CHECK(lookup("reconstruct.Q4G64_F16S", {"08", "3c00", "-"})["expect"] == "c1000000");
 }
 
+TEST_CASE("committed corpus: issue 13 rules, ties and orderings match the spec", "[corpus][committed]") {
+  // Spec 3.3: every NVFP4 K-axis group holds 16 code words, so any K not a multiple of 16 is a
+  // shape error, checked before the divisor and the scales (vectors/FORMAT.md precedence).
+  auto nv = read_suite(std::string(NC_DEFAULT_CORPUS_DIR) + "/validate-tensor.NVFP4.vec.zst");
+  REQUIRE(nv.ok());
+  size_t partial = 0;
+  for (const auto& r : nv->records) {
+    const std::string& shape = r.fields[1];
+    const uint64_t k = std::stoull(shape.substr(shape.rfind('x') + 1));
+    INFO(r.id() << " shape " << shape);
+    if (shape.find('x') != std::string::npos && k % 16 != 0) {
+      CHECK(r.fields[nv->header.column("expect")] == "!shape@-");
+      ++partial;
+    }
+  }
+  CHECK(partial >= 20);
+  // W8: amax = 127.5 * 2^-22 gives raw 2^-22 * 127.5/127, binary16 scale 0x0004 (2^-22) and
+  // inv32 = 2^22, so x * inv32 = -127.5 exactly; ties-to-even gives -128, clamped to -127 (spec 7).
+  CHECK(lookup("encode.W8G32_F16S", {"FP32", "1", "b7ff0000"})["expect"] == "0004/-127");
+  CHECK(lookup("encode.W8G32_F16S", {"FP32", "1", "37ff0000"})["expect"] == "0004/127");
+  // Q4: 7.5 * 2^-22 likewise gives -7.5 -> -8 = qmin (kept) and +7.5 -> 8, clamped to 7.
+  CHECK(lookup("encode.Q4G64_F16S", {"FP32", "1", "b5f00000"})["expect"] == "0004/-8");
+  CHECK(lookup("encode.Q4G64_F16S", {"FP32", "1", "35f00000"})["expect"] == "0004/7");
+  // Spec 5: W8 code 0x80 (-128) is outside [-127, 127]; 0x81 (-127) is valid.
+  CHECK(lookup("validate.W8G32_F16S.code", {"80"})["expect"] == "!code-illegal");
+  CHECK(lookup("validate.W8G32_F16S.code", {"81"})["expect"] == "valid");
+  CHECK(lookup("validate.Q4G64_F16S.code", {"08"})["expect"] == "valid");
+  // Spec 3.1: every direct word is a value of its format, NaNs and -0 included.
+  CHECK(lookup("validate.BF16.word", {"ffc1"})["expect"] == "valid");
+  CHECK(lookup("validate.FP32.word", {"7f800001"})["expect"] == "valid");
+  CHECK(lookup("validate.I32.word", {"80000000"})["expect"] == "valid");
+  // "Q5G64_F16S" followed by CR (0x0d) is not a registry name.
+  CHECK(lookup("parse.registry", {"51354736345f463136530d"})["expect"] == "!unknown-format");
+  // docs/recipes.md: SATFINITE keeps a NaN's sign; no alternative NaN policy for E4M3FN.
+  auto nan = lookup("convert.F32_TO_E4M3FN_RNE_SATFINITE", {"ffc00000"});
+  CHECK(nan["expect"] == "ff");
+  CHECK(nan["accept"] == "-");
+}
+
 TEST_CASE("committed corpus: every suite declares tags and the manifest lists them all", "[corpus][committed]") {
   auto m = read_manifest(NC_DEFAULT_CORPUS_DIR);
   REQUIRE(m.ok());
