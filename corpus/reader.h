@@ -1,7 +1,8 @@
 // Streaming reader for one suite file (vectors/FORMAT.md, schema version 1). It validates as it
-// goes: header order and syntax, column layout, record field counts, id syntax and content hash,
-// sort order (which also catches duplicate ids), tags and policies declared, and the declared
-// record count at the end. Every problem is an Error naming file, line, case id and rule.
+// goes: header order and syntax, column layout, record field counts, every field's syntax
+// (corpus/schema.h), id syntax and content hash, sort order (which also catches duplicate ids),
+// tags and policies declared, and the declared record count at the end. Every problem is an Error
+// naming file, line, case id and rule. Reading a record into a reused Record allocates nothing.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +13,8 @@
 #include <vector>
 
 #include "corpus/error.h"
+#include "corpus/schema.h"
+#include "corpus/sha256.h"
 
 namespace nc::corpus {
 
@@ -48,6 +51,8 @@ struct Record {
 // Splits a record line into `ncolumns` fields: ncolumns-1 single-space separated fields, then
 // the rest of the line as the comment. Exposed for the writer's round-trip and for tests.
 Result<std::vector<std::string>> split_record(std::string_view line, size_t ncolumns);
+// The same into `fields`, reusing its strings' storage; "" or what is wrong.
+std::string split_record_into(std::string_view line, size_t ncolumns, std::vector<std::string>& fields);
 
 class SuiteReader {
  public:
@@ -68,7 +73,8 @@ class SuiteReader {
 
   const SuiteHeader& header() const { return header_; }
   // Fills `r` with the next record and returns true; false after the last one (once the
-  // declared count and the end of the text have been checked). After an Error, stop.
+  // declared count and the end of the text have been checked). After an Error, stop. Pass the
+  // same Record again and its storage is reused.
   Result<bool> next(Record& r);
   // Valid once next() has returned false.
   const Totals& totals() const { return totals_; }
@@ -76,18 +82,26 @@ class SuiteReader {
  private:
   struct Source;
   SuiteReader();
-  Result<bool> next_line(std::string& line);
+  // The next line, valid until the following call.
+  Result<bool> next_line(std::string_view& line);
   Status read_header();
   Error error(size_t line, std::string case_id, std::string rule) const;
+  // Tag or accept list: every name declared, sorted and distinct.
+  Status check_names(std::string_view field, const std::vector<std::pair<std::string, std::string>>& declared,
+                     const char* what, const std::string& id) const;
 
   std::unique_ptr<Source> source_;
   std::string name_;
   SuiteHeader header_;
   size_t line_no_ = 0;
-  std::string pending_;  // first record line read while looking for the end of the header
-  bool have_pending_ = false;
+  RecordSchema schema_;
+  std::string id_prefix_;  // "<suite>:"
+  size_t accept_col_ = 0;
+  Sha256 id_hash_;          // reused for every record's id
   std::string prev_id_;
   size_t prev_line_ = 0;
+  // Tag and accept lists already found well-formed: most records repeat the previous ones.
+  std::string good_tags_, good_accept_;
   Totals totals_;
 };
 

@@ -6,6 +6,15 @@
 
 namespace nc::corpus {
 
+namespace {
+// Fetched once: an implicit fetch (EVP_sha256() at every init) takes the provider store's lock and
+// a name lookup each time, which cost more than hashing a short case id.
+const EVP_MD* sha256_md() {
+  static EVP_MD* md = EVP_MD_fetch(nullptr, "SHA256", nullptr);
+  return md;
+}
+}  // namespace
+
 struct Sha256::Impl {
   EVP_MD_CTX* ctx = nullptr;
 };
@@ -13,8 +22,15 @@ struct Sha256::Impl {
 Sha256::Sha256() : impl_(std::make_unique<Impl>()) {
   impl_->ctx = EVP_MD_CTX_new();
   // Allocation failure inside libcrypto is not bad input; there is nothing sensible to return.
-  if (impl_->ctx == nullptr || EVP_DigestInit_ex(impl_->ctx, EVP_sha256(), nullptr) != 1)
+  if (impl_->ctx == nullptr || sha256_md() == nullptr || EVP_DigestInit_ex2(impl_->ctx, sha256_md(), nullptr) != 1)
     throw std::runtime_error("OpenSSL SHA-256 initialisation failed");
+}
+
+void Sha256::reset() { EVP_DigestInit_ex2(impl_->ctx, nullptr, nullptr); }
+
+void Sha256::digest(unsigned char out[32]) {
+  unsigned int n = 0;
+  EVP_DigestFinal_ex(impl_->ctx, out, &n);
 }
 
 Sha256::~Sha256() {
@@ -28,15 +44,14 @@ void Sha256::update(std::string_view bytes) {
 }
 
 std::string Sha256::hex_digest() {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int n = 0;
-  EVP_DigestFinal_ex(impl_->ctx, digest, &n);
+  unsigned char bytes[32];
+  digest(bytes);
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
-  out.reserve(2 * n);
-  for (unsigned int i = 0; i < n; ++i) {
-    out += kHex[digest[i] >> 4];
-    out += kHex[digest[i] & 15];
+  out.reserve(64);
+  for (unsigned char d : bytes) {
+    out += kHex[d >> 4];
+    out += kHex[d & 15];
   }
   return out;
 }
