@@ -134,7 +134,7 @@ std::vector<Error> verify_files(const std::string& dir, const Manifest& m) {
     }
     std::string sha = file_sha256(path);
     if (sha != e.compressed_sha256)
-      errors.push_back({path, 0, "", "sha256 " + sha + ", manifest expects " + e.compressed_sha256 + " (file tampered with)"});
+      errors.push_back({path, 0, "", "sha256 " + sha + " does not match the manifest (file tampered with? expected sha256 " + e.compressed_sha256 + ")"});
   }
   flag_unlisted(dir, m, errors);
   return errors;
@@ -142,7 +142,7 @@ std::vector<Error> verify_files(const std::string& dir, const Manifest& m) {
 
 Status check_totals(const std::string& path, const ManifestEntry& e, const SuiteReader::Totals& t) {
   if (t.compressed_sha256 != e.compressed_sha256)
-    return Error{path, 0, "", "sha256 " + t.compressed_sha256 + ", manifest expects " + e.compressed_sha256 + " (file tampered with)"};
+    return Error{path, 0, "", "sha256 " + t.compressed_sha256 + " does not match the manifest (file tampered with? expected sha256 " + e.compressed_sha256 + ")"};
   if (t.text_sha256 != e.text_sha256 || t.text_bytes != e.text_bytes)
     return Error{path, 0, "", "uncompressed sha256 " + t.text_sha256 + ", manifest expects " + e.text_sha256};
   if (t.records != e.records)

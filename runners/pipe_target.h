@@ -17,7 +17,6 @@ class PipeTarget final : public Target {
   ~PipeTarget() override;
   bool start(std::string* why) override;
   Response call(const Request& r) override;
-  void finish_suite() override { stop(); }
   std::string name() const override { return name_; }
   std::string version() const override { return version_; }
 

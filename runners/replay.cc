@@ -225,7 +225,6 @@ bool run_suite(Target& target, const ReplayOptions& o, const corpus::ManifestEnt
     return true;
   }
   if (!replay_suite(target, **reader, o, out, error)) return false;
-  target.finish_suite();
   if (corpus::Status bad = corpus::check_totals(path, m, (*reader)->totals())) return *error = bad->message(), false;
   return true;
 }

@@ -33,11 +33,11 @@ struct Response {
 class Target {
  public:
   virtual ~Target() = default;
-  // Starts (or restarts) the implementation; false with *why on failure.
+  // Starts (or restarts) the implementation; false with *why on failure. Called before every
+  // suite: a running target carries on (an adapter's start-up, e.g. importing numpy, is paid
+  // once), one that died in an earlier suite gets a fresh process.
   virtual bool start(std::string* why) = 0;
   virtual Response call(const Request& r) = 0;
-  // Called between suites: a pipe target that died gets a fresh process at the next start().
-  virtual void finish_suite() {}
   virtual std::string name() const = 0;     // self-reported, valid after start()
   virtual std::string version() const = 0;
 };
