@@ -14,7 +14,6 @@
 
 #include "corpus/error.h"
 #include "corpus/schema.h"
-#include "corpus/sha256.h"
 
 namespace nc::corpus {
 
@@ -96,8 +95,7 @@ class SuiteReader {
   size_t line_no_ = 0;
   RecordSchema schema_;
   std::string id_prefix_;  // "<suite>:"
-  size_t accept_col_ = 0;
-  Sha256 id_hash_;          // reused for every record's id
+  size_t accept_col_ = 0;   // expect is the one before; inputs are 1 .. accept_col_ - 2
   std::string prev_id_;
   size_t prev_line_ = 0;
   // Tag and accept lists already found well-formed: most records repeat the previous ones.

@@ -1,8 +1,8 @@
 // SHA-256 (OpenSSL libcrypto) for case ids and manifest hashes, incremental so the reader can
-// hash a file while it streams it, and reusable so hashing every case id costs one digest, not a
-// context allocation and an algorithm fetch per record.
+// hash a file while it streams it.
 #pragma once
 
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -16,11 +16,7 @@ class Sha256 {
   Sha256(Sha256&&) noexcept;
   Sha256& operator=(Sha256&&) noexcept;
   void update(std::string_view bytes);
-  // Starts a new message on the same context (no allocation).
-  void reset();
-  // The 32-byte digest; reset() before updating again.
-  void digest(unsigned char out[32]);
-  // Lowercase hex of the 32-byte digest; reset() before updating again.
+  // Lowercase hex of the 32-byte digest; the object must not be updated afterwards.
   std::string hex_digest();
 
  private:
@@ -29,5 +25,11 @@ class Sha256 {
 };
 
 std::string sha256_hex(std::string_view bytes);
+
+// SHA-256 of the concatenation of `parts`, one call per message with no context to set up: the
+// reader hashes every case id with it (one or two 64-byte blocks each, where OpenSSL's per-message
+// dispatch would cost more than the hashing). Uses the x86 SHA extensions where the CPU has them,
+// portable code otherwise; `portable` forces the latter (tests compare both with OpenSSL).
+void sha256_parts(std::initializer_list<std::string_view> parts, unsigned char out[32], bool portable = false);
 
 }  // namespace nc::corpus
