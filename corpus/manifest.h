@@ -51,7 +51,8 @@ std::vector<Error> verify_corpus(const std::string& dir, const Manifest& m);
 // no decompression), and no unlisted *.vec.zst. Such a reader then calls check_totals() with
 // what it read.
 std::vector<Error> verify_files(const std::string& dir, const Manifest& m);
-// A suite read to its end against its manifest entry: hashes, text size, record count.
+// A suite read to its end against its manifest entry: hashes (the text's where it was computed),
+// text size, record count.
 Status check_totals(const std::string& path, const ManifestEntry& e, const SuiteReader::Totals& totals);
 
 }  // namespace nc::corpus

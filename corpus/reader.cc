@@ -58,6 +58,7 @@ struct SuiteReader::Source {
   std::string buf;
   size_t pos = 0;
   bool eof = false;
+  bool hash_text = true;
   Sha256 text_hash;
 };
 
@@ -90,7 +91,7 @@ Result<bool> SuiteReader::next_line(std::string_view& line) {
     size_t before = s.buf.size();
     Result<bool> more = s.file->read(s.buf);
     if (!more) return more.error();
-    s.text_hash.update(std::string_view(s.buf).substr(before));
+    if (s.hash_text) s.text_hash.update(std::string_view(s.buf).substr(before));
     totals_.text_bytes += s.buf.size() - before;
     if (!*more) s.eof = true;
   }
@@ -182,9 +183,10 @@ Status SuiteReader::read_header() {
   }
 }
 
-Result<std::unique_ptr<SuiteReader>> SuiteReader::open(const std::string& path) {
+Result<std::unique_ptr<SuiteReader>> SuiteReader::open(const std::string& path, TextHash text_hash) {
   std::unique_ptr<SuiteReader> r(new SuiteReader());
   r->name_ = path;
+  r->source_->hash_text = text_hash == TextHash::Compute;
   auto stream = ZstdFileStream::open(path);
   if (!stream) return stream.error();
   r->source_->file = std::move(*stream);
@@ -230,7 +232,7 @@ Result<bool> SuiteReader::next(Record& r) {
   if (!*got) {
     if (totals_.records != header_.records)
       return error(0, "", "declared " + std::to_string(header_.records) + ", found " + std::to_string(totals_.records) + " records");
-    totals_.text_sha256 = source_->text_hash.hex_digest();
+    if (source_->hash_text) totals_.text_sha256 = source_->text_hash.hex_digest();
     if (source_->file) {
       totals_.compressed_bytes = source_->file->compressed_bytes();
       totals_.compressed_sha256 = source_->file->compressed_sha256();
@@ -262,8 +264,9 @@ Result<bool> SuiteReader::next(Record& r) {
     }
   }
   if (!prev_id_.empty()) {
-    if (id == prev_id_) return error(line_no_, id, "duplicate id (first at line " + std::to_string(prev_line_) + ")");
-    if (id < prev_id_) return error(line_no_, id, "records not sorted by id (follows " + prev_id_ + ")");
+    const int order = id.compare(prev_id_);
+    if (order == 0) return error(line_no_, id, "duplicate id (first at line " + std::to_string(prev_line_) + ")");
+    if (order < 0) return error(line_no_, id, "records not sorted by id (follows " + prev_id_ + ")");
   }
   prev_id_ = id;
   prev_line_ = line_no_;

@@ -58,14 +58,18 @@ class SuiteReader {
   struct Totals {
     uint64_t records = 0;
     uint64_t text_bytes = 0;
-    std::string text_sha256;
+    std::string text_sha256;            // "" under TextHash::Skip
     uint64_t compressed_bytes = 0;      // 0 for in-memory text
     std::string compressed_sha256;      // "" for in-memory text
   };
 
+  // Whether the uncompressed text is hashed too: verify_corpus, lint and generate --check compare
+  // it with the manifest; replay skips it, having matched the compressed bytes, which decompress
+  // to exactly one text, with the manifest before reading (corpus/manifest.h verify_files).
+  enum class TextHash { Compute, Skip };
   // Opens `path` (a .vec.zst file) and reads and validates the header. The file stem must be
   // the header's suite name.
-  static Result<std::unique_ptr<SuiteReader>> open(const std::string& path);
+  static Result<std::unique_ptr<SuiteReader>> open(const std::string& path, TextHash text_hash = TextHash::Compute);
   // Reads uncompressed text held in memory; `name` is used in errors.
   static Result<std::unique_ptr<SuiteReader>> from_text(std::string text, const std::string& name);
   ~SuiteReader();

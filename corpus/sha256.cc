@@ -149,30 +149,33 @@ void sha256_parts(std::initializer_list<std::string_view> parts, unsigned char o
   if (!portable && have_sha_ni()) compress = compress_sha_ni;
 #endif
   uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-  unsigned char block[64];
+  // Whole blocks are compressed as they fill; the last partial block and the padding (0x80,
+  // zeros, the bit length big-endian: section 5.1.1) take one or two more.
+  alignas(16) unsigned char buf[128];
   size_t fill = 0;
   uint64_t total = 0;
   for (std::string_view p : parts) {
     total += p.size();
+    if (fill + p.size() < 64) {  // the common case: a short id message, copied once
+      std::memcpy(buf + fill, p.data(), p.size());
+      fill += p.size();
+      continue;
+    }
     while (!p.empty()) {
-      size_t take = std::min(p.size(), 64 - fill);
-      std::memcpy(block + fill, p.data(), take);
+      const size_t take = std::min(p.size(), 64 - fill);
+      std::memcpy(buf + fill, p.data(), take);
       fill += take;
       p.remove_prefix(take);
-      if (fill == 64) compress(h, block), fill = 0;
+      if (fill == 64) compress(h, buf), fill = 0;
     }
   }
-  // Padding: 0x80, zeros, the bit length big-endian in the last 8 bytes (section 5.1.1).
-  block[fill++] = 0x80;
-  if (fill > 56) {
-    std::memset(block + fill, 0, 64 - fill);
-    compress(h, block);
-    fill = 0;
-  }
-  std::memset(block + fill, 0, 56 - fill);
+  buf[fill++] = 0x80;
+  const size_t end = fill <= 56 ? 64 : 128;
+  std::memset(buf + fill, 0, end - 8 - fill);
   const uint64_t bits = total * 8;
-  for (int i = 0; i < 8; ++i) block[56 + i] = static_cast<unsigned char>(bits >> (56 - 8 * i));
-  compress(h, block);
+  for (int i = 0; i < 8; ++i) buf[end - 8 + size_t(i)] = static_cast<unsigned char>(bits >> (56 - 8 * i));
+  compress(h, buf);
+  if (end == 128) compress(h, buf + 64);
   for (int i = 0; i < 8; ++i)
     for (int j = 0; j < 4; ++j) out[4 * i + j] = static_cast<unsigned char>(h[i] >> (24 - 8 * j));
 }
