@@ -169,12 +169,16 @@ std::string hex_what(int digits, std::string_view type) {
   return std::to_string(digits) + " lowercase hex digit" + (digits == 1 ? "" : "s") + " (" + std::string(type) + " word)";
 }
 
-std::string count_mismatch(std::string_view column, uint64_t got, uint64_t want, std::string_view shape_text) {
+// "column `C` has 3 items, shape 2x2 needs 4" (`items` may be "scales" or "codes").
+std::string count_mismatch(std::string_view column, std::string_view items, uint64_t got, uint64_t want,
+                           std::string_view shape_text) {
   std::string m = "column `";
   m.append(column);
   m.append("` has ");
   m.append(std::to_string(got));
-  m.append(" items, shape ");
+  m.append(" ");
+  m.append(items);
+  m.append(", shape ");
   m.append(shape_text);
   m.append(" needs ");
   m.append(std::to_string(want));
@@ -302,7 +306,7 @@ std::string RecordSchema::check(const std::vector<std::string>& f) const {
       if (!shape(f[2], &sh) || !sh.elements) return bad("shape", f[2], "non-zero extents joined by x");
       uint64_t n;
       if (!list(f[3], false, &n, word(src_digits))) return bad("src", f[3], "a comma list of " + hex_what(src_digits, type));
-      if (n != sh.elements) return count_mismatch("src", n, sh.elements, f[2]);
+      if (n != sh.elements) return count_mismatch("src", "items", n, sh.elements, f[2]);
       const uint64_t groups = sh.rows * ((sh.k + group_ - 1) / group_);
       const std::string_view e = f[4];
       if (!rejection(e, false)) {
@@ -311,8 +315,8 @@ std::string RecordSchema::check(const std::vector<std::string>& f) const {
         if (slash == std::string_view::npos || !list(e.substr(0, slash), false, &ns, word(scale_digits_)) ||
             !list(e.substr(slash + 1), false, &nc, signed_decimal))
           return bad("expect", e, "SCALES/CODES (hex scale words / signed decimal codes) or !rule");
-        if (ns != groups) return count_mismatch("expect` scales", ns, groups, f[2]);
-        if (nc != sh.elements) return count_mismatch("expect` codes", nc, sh.elements, f[2]);
+        if (ns != groups) return count_mismatch("expect", "scales", ns, groups, f[2]);
+        if (nc != sh.elements) return count_mismatch("expect", "codes", nc, sh.elements, f[2]);
       }
       // Diagnostic columns: `-` marks a step not reached.
       uint64_t nt = 0;
@@ -330,7 +334,7 @@ std::string RecordSchema::check(const std::vector<std::string>& f) const {
       if (f[7] != "-") {
         uint64_t nn;
         if (!list(f[7], false, &nn, step(8))) return bad("norm", f[7], "a comma list of binary32 words or -");
-        if (nn != sh.elements) return count_mismatch("norm", nn, sh.elements, f[2]);
+        if (nn != sh.elements) return count_mismatch("norm", "items", nn, sh.elements, f[2]);
       }
       return {};
     }
@@ -352,11 +356,11 @@ std::string RecordSchema::check(const std::vector<std::string>& f) const {
       // planes its shape implies (rule precedence: shape first).
       if (e.substr(0, 7) == "!shape@") return {};
       const uint64_t scales = group_ ? sh.rows * ((sh.k + group_ - 1) / group_) : sh.rows;
-      if (ncodes != sh.elements) return count_mismatch("codes", ncodes, sh.elements, f[1]);
-      if (nscales != scales) return count_mismatch("scales", nscales, scales, f[1]);
+      if (ncodes != sh.elements) return count_mismatch("codes", "items", ncodes, sh.elements, f[1]);
+      if (nscales != scales) return count_mismatch("scales", "items", nscales, scales, f[1]);
       if ((f[4] != "-") != has_divisor_) return bad("divisor", f[4], has_divisor_ ? "present (NVFP4 has one)" : "`-` (this format has no divisor)");
       if (op_ == Op::Dequantize && !located_rejection && nout != sh.elements)
-        return count_mismatch("expect", nout, sh.elements, f[1]);
+        return count_mismatch("expect", "items", nout, sh.elements, f[1]);
       return {};
     }
   }
