@@ -1,6 +1,7 @@
 // generate, lint, show: the corpus commands. Thin: the work is in generator/ and corpus/.
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -11,6 +12,7 @@
 #include "cli/command.h"
 #include "corpus/lint.h"
 #include "corpus/manifest.h"
+#include "corpus/official.h"
 #include "corpus/reader.h"
 #include "corpus/writer.h"
 #include "generator/check.h"
@@ -149,14 +151,48 @@ int run_lint(int argc, char** argv) {
   return kExitOk;
 }
 
+// show checks what it prints as lint would, without linting every other suite: lint runs on a
+// scratch directory holding only a link to the suite and a manifest of its one entry. Returns
+// lint's problems (the manifest's own, or the suite's), naming the real paths.
+std::vector<std::string> lint_one_suite(const std::string& dir, const std::string& suite) {
+  namespace fs = std::filesystem;
+  auto m = corpus::read_manifest(dir);
+  if (!m) return {m.error().message()};
+  const corpus::ManifestEntry* entry = m->find(suite);
+  if (!entry) return {(fs::path(dir) / corpus::kManifestName).string() + ": lists no suite `" + suite + "`"};
+  char tmpl[] = "/tmp/nc-show-XXXXXX";
+  if (!mkdtemp(tmpl)) return {std::string("cannot make a scratch directory: ") + std::strerror(errno)};
+  const std::string scratch = tmpl;
+  std::error_code ec;
+  corpus::Manifest one = *m;
+  one.suites = {*entry};
+  fs::create_symlink(fs::absolute(fs::path(dir) / entry->file, ec), fs::path(scratch) / entry->file, ec);
+  std::vector<std::string> problems;
+  if (ec) problems.push_back("cannot link " + entry->file + " into " + scratch + ": " + ec.message());
+  else if (auto err = corpus::write_file_atomic(scratch + "/" + corpus::kManifestName, corpus::manifest_json(one)))
+    problems.push_back(err->message());
+  else
+    for (const corpus::Error& e : corpus::lint_corpus(scratch).errors) {
+      std::string msg = e.message();
+      for (size_t at; (at = msg.find(scratch)) != std::string::npos;) msg.replace(at, scratch.size(), dir);
+      problems.push_back(msg);
+    }
+  fs::remove_all(scratch, ec);
+  return problems;
+}
+
 int run_show(int argc, char** argv) {
   if (cli::wants_help(argc, argv)) {
     std::printf(
-        "usage: ninfer-conform show SUITE [--case ID | --tag T] [--corpus DIR]\n"
-        "Prints a suite's header and its records, one `column: value` per line.\n");
+        "usage: ninfer-conform show SUITE [--case ID | --tag T] [--corpus DIR] [--unverified]\n"
+        "Prints a suite's header and its records, one `column: value` per line, after checking the\n"
+        "suite as lint does (manifest entry, hashes, schema, canonical form; exit 2 on a problem)\n"
+        "and naming the corpus: official (the one this build ships) or MODIFIED.\n"
+        "  --unverified  print without checking (the header then says `corpus: unverified`)\n");
     return kExitOk;
   }
   std::string dir = NC_DEFAULT_CORPUS_DIR, suite, case_id, tag;
+  bool verify = true;
   for (int i = 0; i < argc; ++i) {
     std::string a = argv[i];
     const char* v = nullptr;
@@ -164,7 +200,8 @@ int run_show(int argc, char** argv) {
       v = flag_value(argc, argv, i);
       if (!v) return usage_error("show", a + " needs a value");
     }
-    if (a == "--corpus") dir = v;
+    if (a == "--unverified") verify = false;
+    else if (a == "--corpus") dir = v;
     else if (a == "--case") case_id = v;
     else if (a == "--tag") tag = v;
     else if (!a.starts_with("-") && suite.empty()) suite = a;
@@ -174,6 +211,12 @@ int run_show(int argc, char** argv) {
   if (!case_id.empty() && !tag.empty()) return usage_error("show", "--case and --tag exclude each other");
   // An id may be given without its suite prefix.
   if (!case_id.empty() && case_id.find(':') == std::string::npos) case_id = suite + ":" + case_id;
+  if (verify) {
+    std::vector<std::string> problems = lint_one_suite(dir, suite);
+    for (const std::string& p : problems) std::fprintf(stderr, "ninfer-conform show: %s\n", p.c_str());
+    if (!problems.empty())
+      return std::fprintf(stderr, "ninfer-conform show: not shown (--unverified shows it anyway)\n"), kExitUsage;
+  }
   auto opened = corpus::SuiteReader::open((std::filesystem::path(dir) / (suite + ".vec.zst")).string());
   if (!opened) {
     std::fprintf(stderr, "ninfer-conform show: %s\n", opened.error().message().c_str());
@@ -181,6 +224,7 @@ int run_show(int argc, char** argv) {
   }
   corpus::SuiteReader& r = **opened;
   const auto& h = r.header();
+  std::printf("corpus: %s\n", verify ? corpus::provenance(corpus::manifest_sha256_of(dir)).c_str() : "unverified");
   std::printf("suite %s: %s\nop %s, spec %s, %llu records\n", h.suite.c_str(), h.about.c_str(), h.op.c_str(), h.spec.c_str(),
               static_cast<unsigned long long>(h.records));
   if (!tag.empty()) {

@@ -11,6 +11,7 @@
 
 #include "corpus/sha256.h"
 #include "runners/diagnosis.h"
+#include "runners/scope.h"
 #include "runners/tokens.h"
 
 namespace nc::runners {
@@ -80,7 +81,8 @@ bool ReplayResult::conformant() const {
     if (s.failed() || !s.target_problem.empty()) return false;
     judged += s.total() - s.counts[size_t(Verdict::Untested)];
   }
-  return judged > 0;  // a target that provided nothing the corpus tests has not shown conformance
+  // A target that provided nothing the corpus tests has not shown conformance.
+  return judged > 0 && scope_of(*this).unmet.empty();
 }
 
 bool verify_manifest(const std::string& dir, std::string* manifest_sha256, std::vector<corpus::ManifestEntry>* entries,
@@ -225,6 +227,8 @@ bool run_suite(Target& target, const ReplayOptions& o, const corpus::ManifestEnt
     return true;
   }
   if (!replay_suite(target, **reader, o, out, error)) return false;
+  if (std::string problem = target.finish_suite(); !problem.empty() && out->target_problem.empty())
+    out->target_problem = problem + ", after the suite's last request";
   if (corpus::Status bad = corpus::check_totals(path, m, (*reader)->totals())) return *error = bad->message(), false;
   return true;
 }

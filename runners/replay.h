@@ -52,7 +52,9 @@ struct ReplayResult {
   std::string manifest_sha256;           // of MANIFEST.json's bytes
   std::string target_name, target_version;
   std::vector<SuiteResult> suites;
-  bool conformant() const;               // some case judged; no failure or target error in any suite
+  std::vector<std::string> required;     // --require entries (runners/scope.h): unmet is not conformant
+  // Some case judged; no failure or target error in any suite; every requirement met.
+  bool conformant() const;
 };
 
 // Reads and verifies <dir>/MANIFEST.json through corpus/manifest.h: every listed file present with

@@ -33,11 +33,13 @@ struct Response {
 class Target {
  public:
   virtual ~Target() = default;
-  // Starts (or restarts) the implementation; false with *why on failure. Called before every
-  // suite: a running target carries on (an adapter's start-up, e.g. importing numpy, is paid
-  // once), one that died in an earlier suite gets a fresh process.
+  // Starts (or restarts) the implementation; false with *why on failure.
   virtual bool start(std::string* why) = 0;
   virtual Response call(const Request& r) = 0;
+  // Called between suites: a pipe target's process ends (the next start() makes a fresh one).
+  // Returns what the target did wrong after its last answer ("" if nothing): output no request
+  // asked for, such as a second answer to the last request.
+  virtual std::string finish_suite() { return {}; }
   virtual std::string name() const = 0;     // self-reported, valid after start()
   virtual std::string version() const = 0;
 };
