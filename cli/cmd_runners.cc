@@ -31,7 +31,7 @@ using namespace nc::runners;
 const char kReplayUsage[] =
     "usage: ninfer-conform replay --target TARGET [--corpus DIR] [--suite GLOB] [--tag T]\n"
     "                             [--tolerance ulp:N] [--timeout S] [--max-failures N]\n"
-    "                             [--json FILE] [--junit FILE] [--require LIST]\n"
+    "                             [--json FILE] [--junit FILE] [--require LIST] [--jobs N]\n"
     "TARGET: cpu | pipe:COMMAND | plugin:PATH.so\n"
     "Verifies the corpus manifest, replays every selected suite and judges each case. The verdict\n"
     "names what it covers (suites judged, suites the target does not provide) and the corpus:\n"
@@ -39,6 +39,8 @@ const char kReplayUsage[] =
     "  --require LIST  comma list of what the target must provide in full, else it is not\n"
     "                  conformant: all (every selected suite), a capability (decode, convert,\n"
     "                  ...) or a suite name or glob (decode.E4M3FN, 'convert.*')\n"
+    "  --jobs N        suites replayed at once, each on its own target (a pipe or plugin\n"
+    "                  target runs N processes); same results for every N (default: cores)\n"
     "exit 0 conformant, 1 not conformant, 2 usage or corpus error\n";
 const char kCertifyUsage[] =
     "usage: ninfer-conform certify --target TARGET --out DIR [--corpus DIR] [--timeout S]\n"
@@ -53,7 +55,7 @@ const char kCertifyUsage[] =
     "                   domains the target declines are listed as not provided\n"
     "  --stride S       sample 1 input in S of the domains over 2^24 inputs (the binary32\n"
     "                   conversions); smaller domains are always swept whole\n"
-    "  --jobs N         sweep threads (default: number of cores)\n"
+    "  --jobs N         replay workers and sweep threads (default: number of cores)\n"
     "  --sweep-report F certify on the sweep reports in F too (repeatable): whole-domain reports of\n"
     "                   this target, as sweep --json or merge --json of all shards write them\n"
     "                   (docs/scale-out.md)\n"
@@ -103,7 +105,7 @@ bool parse_args(int argc, char** argv, bool certify, Args* a) {
                false;
     } else if (k == "--sweep-report" && certify) a->sweep_reports.push_back(v);
     else if (k == "--stride" && certify && parse_dec(v, &n) && n > 0) a->stride = uint64_t(n);
-    else if (k == "--jobs" && certify && parse_dec(v, &n) && n > 0) a->jobs = unsigned(n);
+    else if (k == "--jobs" && parse_dec(v, &n) && n > 0 && n <= 1024) a->jobs = unsigned(n);
     else if (certify) return std::fprintf(stderr, "ninfer-conform certify: unknown option '%s'\n", k.c_str()), false;
     else if (k == "--suite") a->suite = v;
     else if (k == "--tag") a->tag = v;
@@ -134,6 +136,11 @@ int run_replay(const Args& a, ReplayResult* result) {
   auto target = make_target(a.target, to, &why);
   if (!target) return std::fprintf(stderr, "ninfer-conform: %s\n", why.c_str()), kExitUsage;
   ReplayOptions o;
+  o.jobs = a.jobs;
+  o.make_target = [&a, to] {
+    std::string ignored;  // the spec was accepted above; a failing start is reported by replay
+    return make_target(a.target, to, &ignored);
+  };
   o.corpus_dir = a.corpus;
   o.suite_glob = a.suite;
   o.tag = a.tag;

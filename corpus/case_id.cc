@@ -5,13 +5,18 @@
 namespace nc::corpus {
 
 std::string case_id(std::string_view suite, const std::vector<std::string>& inputs) {
-  std::string text(suite);
-  text += '\n';
+  std::string joined;
   for (size_t i = 0; i < inputs.size(); ++i) {
-    if (i) text += ' ';
-    text += inputs[i];
+    if (i) joined += ' ';
+    joined += inputs[i];
   }
-  return std::string(suite) + ":" + sha256_hex(text).substr(0, 12);
+  unsigned char digest[32];
+  sha256_parts({suite, "\n", joined}, digest);
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string id(suite);
+  id += ':';
+  for (size_t k = 0; k < 12; ++k) id += kHex[(digest[k / 2] >> (k % 2 ? 0 : 4)) & 15];
+  return id;
 }
 
 }  // namespace nc::corpus

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "corpus/error.h"
+#include "corpus/reader.h"
 
 namespace nc::corpus {
 
@@ -44,5 +45,14 @@ Result<Manifest> read_manifest(const std::string& dir);
 // record count (by reading it through SuiteReader, which validates it too). Also flags
 // *.vec.zst files that the manifest does not list. Returns every problem found, in suite order.
 std::vector<Error> verify_corpus(const std::string& dir, const Manifest& m);
+
+// The cheap half of verify_corpus, for readers that validate each suite as they stream it:
+// every listed file present with its listed size and compressed SHA-256 (hashing the file's bytes,
+// no decompression), and no unlisted *.vec.zst. Such a reader then calls check_totals() with
+// what it read.
+std::vector<Error> verify_files(const std::string& dir, const Manifest& m);
+// A suite read to its end against its manifest entry: hashes (the text's where it was computed),
+// text size, record count.
+Status check_totals(const std::string& path, const ManifestEntry& e, const SuiteReader::Totals& totals);
 
 }  // namespace nc::corpus

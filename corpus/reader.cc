@@ -4,7 +4,6 @@
 #include <charconv>
 #include <filesystem>
 
-#include "corpus/case_id.h"
 #include "corpus/sha256.h"
 #include "corpus/zstd_io.h"
 
@@ -26,24 +25,30 @@ std::string_view SuiteHeader::op_name() const {
   return o.substr(0, o.find(' '));
 }
 
-Result<std::vector<std::string>> split_record(std::string_view line, size_t ncolumns) {
-  std::vector<std::string> fields;
-  fields.reserve(ncolumns);
+std::string split_record_into(std::string_view line, size_t ncolumns, std::vector<std::string>& fields) {
+  fields.resize(ncolumns);
   size_t pos = 0;
   for (size_t i = 0; i + 1 < ncolumns; ++i) {
     size_t sp = line.find(' ', pos);
     bool last_before_comment = (i + 2 == ncolumns);
     if (sp == std::string_view::npos) {
       // The comment may be empty and then the separating space may be absent.
-      if (!last_before_comment) return Error{"", 0, "", "record has " + std::to_string(i + 1) + " fields, the header declares " + std::to_string(ncolumns) + " columns"};
+      if (!last_before_comment) return "record has " + std::to_string(i + 1) + " fields, the header declares " + std::to_string(ncolumns) + " columns";
       sp = line.size();
     }
     std::string_view f = line.substr(pos, sp - pos);
-    if (f.empty()) return Error{"", 0, "", "empty field " + std::to_string(i + 1) + " (only `comment` may be empty; write `-` for an absent value)"};
-    fields.emplace_back(f);
+    if (f.empty()) return "empty field " + std::to_string(i + 1) + " (only `comment` may be empty; write `-` for an absent value)";
+    fields[i].assign(f);
     pos = std::min(sp + 1, line.size());
   }
-  fields.emplace_back(line.substr(pos));
+  fields[ncolumns - 1].assign(line.substr(pos));
+  return {};
+}
+
+Result<std::vector<std::string>> split_record(std::string_view line, size_t ncolumns) {
+  std::vector<std::string> fields;
+  std::string why = split_record_into(line, ncolumns, fields);
+  if (!why.empty()) return Error{"", 0, "", why};
   return fields;
 }
 
@@ -53,6 +58,7 @@ struct SuiteReader::Source {
   std::string buf;
   size_t pos = 0;
   bool eof = false;
+  bool hash_text = true;
   Sha256 text_hash;
 };
 
@@ -63,12 +69,12 @@ Error SuiteReader::error(size_t line, std::string case_id, std::string rule) con
   return Error{name_, line, std::move(case_id), std::move(rule)};
 }
 
-Result<bool> SuiteReader::next_line(std::string& line) {
+Result<bool> SuiteReader::next_line(std::string_view& line) {
   Source& s = *source_;
   for (;;) {
     size_t nl = s.buf.find('\n', s.pos);
     if (nl != std::string::npos) {
-      line.assign(s.buf, s.pos, nl - s.pos);
+      line = std::string_view(s.buf).substr(s.pos, nl - s.pos);
       s.pos = nl + 1;
       ++line_no_;
       if (!line.empty() && line.back() == '\r') return error(line_no_, "", "carriage return at end of line (lines end with \\n only)");
@@ -85,7 +91,7 @@ Result<bool> SuiteReader::next_line(std::string& line) {
     size_t before = s.buf.size();
     Result<bool> more = s.file->read(s.buf);
     if (!more) return more.error();
-    s.text_hash.update(std::string_view(s.buf).substr(before));
+    if (s.hash_text) s.text_hash.update(std::string_view(s.buf).substr(before));
     totals_.text_bytes += s.buf.size() - before;
     if (!*more) s.eof = true;
   }
@@ -109,28 +115,13 @@ bool is_lower_hex(std::string_view s) {
   return std::all_of(s.begin(), s.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
 }
 
-// Splits a comma list; false when an element is empty or the list is not sorted and unique.
-bool split_sorted_list(std::string_view s, std::vector<std::string_view>& out) {
-  out.clear();
-  size_t pos = 0;
-  for (;;) {
-    size_t c = s.find(',', pos);
-    std::string_view item = s.substr(pos, c == std::string_view::npos ? std::string_view::npos : c - pos);
-    if (item.empty()) return false;
-    if (!out.empty() && !(out.back() < item)) return false;
-    out.push_back(item);
-    if (c == std::string_view::npos) return true;
-    pos = c + 1;
-  }
-}
-
 }  // namespace
 
 Status SuiteReader::read_header() {
   // Header keys in their required order; tag and policy repeat (zero or more times).
   static constexpr std::string_view kOrder[] = {"ninfer-conform-vectors", "suite", "op", "about", "spec", "columns", "tag", "policy", "records"};
   size_t stage = 0;
-  std::string line;
+  std::string_view line;
   for (;;) {
     Result<bool> got = next_line(line);
     if (!got) return got.error();
@@ -139,8 +130,8 @@ Status SuiteReader::read_header() {
       return error(line_no_, "", "expected header line `#" + std::string(kOrder[std::min<size_t>(stage, 8)]) + "`, found a record (headers must end with `#records N`)");
     }
     size_t sp = line.find(' ');
-    std::string key = line.substr(1, sp == std::string::npos ? std::string::npos : sp - 1);
-    std::string value = sp == std::string::npos ? "" : line.substr(sp + 1);
+    std::string key(line.substr(1, sp == std::string::npos ? std::string::npos : sp - 1));
+    std::string value(sp == std::string::npos ? "" : line.substr(sp + 1));
     size_t at = std::find(std::begin(kOrder), std::end(kOrder), key) - std::begin(kOrder);
     if (at == std::size(kOrder)) return error(line_no_, "", "unknown header `#" + key + "`");
     // A key may repeat only if it is #tag or #policy, and may skip ahead only over those two.
@@ -157,6 +148,7 @@ Status SuiteReader::read_header() {
       header_.version = kSchemaVersion;
     } else if (key == "suite") {
       header_.suite = value;
+      id_prefix_ = value + ":";
     } else if (key == "op") {
       header_.op = value;
     } else if (key == "about") {
@@ -173,6 +165,11 @@ Status SuiteReader::read_header() {
           static_cast<size_t>(e) + 1 >= c.size() || c[static_cast<size_t>(e) + 1] != "accept") {
         return error(line_no_, "", "bad #columns `" + value + "` (must be: id <inputs...> expect accept <info...> tags comment)");
       }
+      // #op came before: the columns must be the op's, and fix how each field is checked.
+      Result<RecordSchema> schema = RecordSchema::compile(header_);
+      if (!schema) return error(line_no_, "", schema.error().rule);
+      schema_ = *schema;
+      accept_col_ = static_cast<size_t>(e) + 1;
     } else if (key == "tag" || key == "policy") {
       size_t s2 = value.find(' ');
       if (s2 == std::string::npos || s2 + 1 >= value.size()) return error(line_no_, "", "`#" + key + " " + value + "` has no definition (write `#" + key + " NAME what it means`)");
@@ -186,9 +183,10 @@ Status SuiteReader::read_header() {
   }
 }
 
-Result<std::unique_ptr<SuiteReader>> SuiteReader::open(const std::string& path) {
+Result<std::unique_ptr<SuiteReader>> SuiteReader::open(const std::string& path, TextHash text_hash) {
   std::unique_ptr<SuiteReader> r(new SuiteReader());
   r->name_ = path;
+  r->source_->hash_text = text_hash == TextHash::Compute;
   auto stream = ZstdFileStream::open(path);
   if (!stream) return stream.error();
   r->source_->file = std::move(*stream);
@@ -209,14 +207,32 @@ Result<std::unique_ptr<SuiteReader>> SuiteReader::from_text(std::string text, co
   return r;
 }
 
+Status SuiteReader::check_names(std::string_view field, const std::vector<std::pair<std::string, std::string>>& declared,
+                                const char* what, const std::string& id) const {
+  if (field == "-") return std::nullopt;
+  std::string_view prev, rest = field;
+  for (bool first = true;; first = false) {
+    size_t comma = rest.find(',');
+    std::string_view n = rest.substr(0, comma);
+    if (n.empty() || (!first && !(prev < n)))
+      return error(line_no_, id, std::string(what) + " list `" + std::string(field) + "` is not a sorted comma list of distinct names");
+    auto it = std::lower_bound(declared.begin(), declared.end(), n, [](const auto& p, std::string_view k) { return p.first < k; });
+    if (it == declared.end() || it->first != n)
+      return error(line_no_, id, std::string(what) + " `" + std::string(n) + "` is not declared in the header");
+    if (comma == std::string_view::npos) return std::nullopt;
+    prev = n;
+    rest.remove_prefix(comma + 1);
+  }
+}
+
 Result<bool> SuiteReader::next(Record& r) {
-  std::string line;
+  std::string_view line;
   Result<bool> got = next_line(line);
   if (!got) return got.error();
   if (!*got) {
     if (totals_.records != header_.records)
       return error(0, "", "declared " + std::to_string(header_.records) + ", found " + std::to_string(totals_.records) + " records");
-    totals_.text_sha256 = source_->text_hash.hex_digest();
+    if (source_->hash_text) totals_.text_sha256 = source_->text_hash.hex_digest();
     if (source_->file) {
       totals_.compressed_bytes = source_->file->compressed_bytes();
       totals_.compressed_sha256 = source_->file->compressed_sha256();
@@ -226,38 +242,46 @@ Result<bool> SuiteReader::next(Record& r) {
   r.line = line_no_;
   if (line.empty()) return error(line_no_, "", "empty line");
   if (line[0] == '#') return error(line_no_, "", "header line after #records");
-  auto fields = split_record(line, header_.columns.size());
-  std::string maybe_id = line.substr(0, line.find(' '));
-  if (!fields) return error(line_no_, maybe_id, fields.error().rule);
-  r.fields = std::move(*fields);
+  const size_t ncol = header_.columns.size();
+  if (std::string why = split_record_into(line, ncol, r.fields); !why.empty())
+    return error(line_no_, std::string(line.substr(0, line.find(' '))), why);
   const std::string& id = r.id();
-  // Syntax, then content: the id must be this suite's hash of this record's inputs.
-  std::string prefix = header_.suite + ":";
-  if (id.size() != prefix.size() + 12 || id.compare(0, prefix.size(), prefix) != 0 || !is_lower_hex(std::string_view(id).substr(prefix.size())))
-    return error(line_no_, id, "malformed id (expected `" + prefix + "` and 12 lowercase hex digits)");
-  std::string want = case_id(header_.suite, r.inputs(header_));
-  if (id != want) return error(line_no_, id, "id does not match the record's inputs (expected " + want + ")");
+  // Syntax, then content: the id must be this suite's hash of this record's inputs, which are
+  // the line's bytes from after the id up to the space before `expect`.
+  const size_t p = id_prefix_.size();
+  if (id.size() != p + 12 || id.compare(0, p, id_prefix_) != 0 || !is_lower_hex(std::string_view(id).substr(p)))
+    return error(line_no_, id, "malformed id (expected `" + id_prefix_ + "` and 12 lowercase hex digits)");
+  size_t inputs_len = 0;
+  for (size_t i = 1; i < accept_col_ - 1; ++i) inputs_len += r.fields[i].size() + (i > 1);
+  unsigned char digest[32];
+  sha256_parts({header_.suite, "\n", line.substr(id.size() + 1, inputs_len)}, digest);
+  static constexpr char kHex[] = "0123456789abcdef";
+  for (size_t i = 0; i < 12; ++i) {
+    if (id[p + i] != kHex[(digest[i / 2] >> (i % 2 ? 0 : 4)) & 15]) {
+      std::string want = id_prefix_;
+      for (size_t k = 0; k < 12; ++k) want += kHex[(digest[k / 2] >> (k % 2 ? 0 : 4)) & 15];
+      return error(line_no_, id, "id does not match the record's inputs (expected " + want + ")");
+    }
+  }
   if (!prev_id_.empty()) {
-    if (id == prev_id_) return error(line_no_, id, "duplicate id (first at line " + std::to_string(prev_line_) + ")");
-    if (id < prev_id_) return error(line_no_, id, "records not sorted by id (follows " + prev_id_ + ")");
+    const int order = id.compare(prev_id_);
+    if (order == 0) return error(line_no_, id, "duplicate id (first at line " + std::to_string(prev_line_) + ")");
+    if (order < 0) return error(line_no_, id, "records not sorted by id (follows " + prev_id_ + ")");
   }
   prev_id_ = id;
   prev_line_ = line_no_;
+  if (std::string why = schema_.check(r.fields); !why.empty()) return error(line_no_, id, why);
   // Tags and policies: each used name declared, lists sorted and unique.
-  std::vector<std::string_view> names;
-  const size_t ncol = header_.columns.size();
-  auto check_list = [&](const std::string& field, const std::vector<std::pair<std::string, std::string>>& declared,
-                        const char* what) -> Status {
-    if (field == "-") return std::nullopt;
-    if (!split_sorted_list(field, names)) return error(line_no_, id, std::string(what) + " list `" + field + "` is not a sorted comma list of distinct names");
-    for (auto n : names) {
-      auto it = std::lower_bound(declared.begin(), declared.end(), n, [](const auto& p, std::string_view k) { return p.first < k; });
-      if (it == declared.end() || it->first != n) return error(line_no_, id, std::string(what) + " `" + std::string(n) + "` is not declared in the header");
-    }
-    return std::nullopt;
-  };
-  if (Status s = check_list(r.fields[ncol - 2], header_.tags, "tag")) return *s;
-  if (Status s = check_list(r.fields[static_cast<size_t>(header_.column("accept"))], header_.policies, "policy")) return *s;
+  const std::string& tags = r.fields[ncol - 2];
+  if (tags != good_tags_) {
+    if (Status s = check_names(tags, header_.tags, "tag", id)) return *s;
+    good_tags_ = tags;
+  }
+  const std::string& accept = r.fields[accept_col_];
+  if (accept != good_accept_) {
+    if (Status s = check_names(accept, header_.policies, "policy", id)) return *s;
+    good_accept_ = accept;
+  }
   ++totals_.records;
   return true;
 }

@@ -1,7 +1,8 @@
 // Streaming reader for one suite file (vectors/FORMAT.md, schema version 1). It validates as it
-// goes: header order and syntax, column layout, record field counts, id syntax and content hash,
-// sort order (which also catches duplicate ids), tags and policies declared, and the declared
-// record count at the end. Every problem is an Error naming file, line, case id and rule.
+// goes: header order and syntax, column layout, record field counts, every field's syntax
+// (corpus/schema.h), id syntax and content hash, sort order (which also catches duplicate ids),
+// tags and policies declared, and the declared record count at the end. Every problem is an Error
+// naming file, line, case id and rule. Reading a record into a reused Record allocates nothing.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "corpus/error.h"
+#include "corpus/schema.h"
 
 namespace nc::corpus {
 
@@ -48,27 +50,34 @@ struct Record {
 // Splits a record line into `ncolumns` fields: ncolumns-1 single-space separated fields, then
 // the rest of the line as the comment. Exposed for the writer's round-trip and for tests.
 Result<std::vector<std::string>> split_record(std::string_view line, size_t ncolumns);
+// The same into `fields`, reusing its strings' storage; "" or what is wrong.
+std::string split_record_into(std::string_view line, size_t ncolumns, std::vector<std::string>& fields);
 
 class SuiteReader {
  public:
   struct Totals {
     uint64_t records = 0;
     uint64_t text_bytes = 0;
-    std::string text_sha256;
+    std::string text_sha256;            // "" under TextHash::Skip
     uint64_t compressed_bytes = 0;      // 0 for in-memory text
     std::string compressed_sha256;      // "" for in-memory text
   };
 
+  // Whether the uncompressed text is hashed too: verify_corpus, lint and generate --check compare
+  // it with the manifest; replay skips it, having matched the compressed bytes, which decompress
+  // to exactly one text, with the manifest before reading (corpus/manifest.h verify_files).
+  enum class TextHash { Compute, Skip };
   // Opens `path` (a .vec.zst file) and reads and validates the header. The file stem must be
   // the header's suite name.
-  static Result<std::unique_ptr<SuiteReader>> open(const std::string& path);
+  static Result<std::unique_ptr<SuiteReader>> open(const std::string& path, TextHash text_hash = TextHash::Compute);
   // Reads uncompressed text held in memory; `name` is used in errors.
   static Result<std::unique_ptr<SuiteReader>> from_text(std::string text, const std::string& name);
   ~SuiteReader();
 
   const SuiteHeader& header() const { return header_; }
   // Fills `r` with the next record and returns true; false after the last one (once the
-  // declared count and the end of the text have been checked). After an Error, stop.
+  // declared count and the end of the text have been checked). After an Error, stop. Pass the
+  // same Record again and its storage is reused.
   Result<bool> next(Record& r);
   // Valid once next() has returned false.
   const Totals& totals() const { return totals_; }
@@ -76,18 +85,25 @@ class SuiteReader {
  private:
   struct Source;
   SuiteReader();
-  Result<bool> next_line(std::string& line);
+  // The next line, valid until the following call.
+  Result<bool> next_line(std::string_view& line);
   Status read_header();
   Error error(size_t line, std::string case_id, std::string rule) const;
+  // Tag or accept list: every name declared, sorted and distinct.
+  Status check_names(std::string_view field, const std::vector<std::pair<std::string, std::string>>& declared,
+                     const char* what, const std::string& id) const;
 
   std::unique_ptr<Source> source_;
   std::string name_;
   SuiteHeader header_;
   size_t line_no_ = 0;
-  std::string pending_;  // first record line read while looking for the end of the header
-  bool have_pending_ = false;
+  RecordSchema schema_;
+  std::string id_prefix_;  // "<suite>:"
+  size_t accept_col_ = 0;   // expect is the one before; inputs are 1 .. accept_col_ - 2
   std::string prev_id_;
   size_t prev_line_ = 0;
+  // Tag and accept lists already found well-formed: most records repeat the previous ones.
+  std::string good_tags_, good_accept_;
   Totals totals_;
 };
 

@@ -2,7 +2,15 @@
 
 #include <openssl/evp.h>
 
+#include <algorithm>
+
+#include <cstdint>
+#include <cstring>
 #include <stdexcept>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 namespace nc::corpus {
 
@@ -37,6 +45,7 @@ Sha256::Sha256() : impl_(std::make_unique<Impl>()) {
     throw std::runtime_error("OpenSSL SHA-256 initialisation failed");
 }
 
+
 Sha256::~Sha256() {
   if (impl_) EVP_MD_CTX_free(impl_->ctx);
 }
@@ -48,7 +57,7 @@ void Sha256::update(std::string_view bytes) {
 }
 
 std::string Sha256::hex_digest() {
-  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned char bytes[32];
   unsigned int n = 0;
   EVP_DigestFinal_ex(impl_->ctx, digest, &n);
   return to_hex(digest, n);
@@ -68,6 +77,121 @@ std::string sha256_hex(std::string_view bytes) {
       EVP_DigestUpdate(t.ctx, bytes.data(), bytes.size()) != 1 || EVP_DigestFinal_ex(t.ctx, digest, &n) != 1)
     throw std::runtime_error("OpenSSL SHA-256 failed");
   return to_hex(digest, n);
+}
+
+namespace {
+
+// FIPS 180-4 section 4.2.2.
+constexpr uint32_t kK[64] = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
+
+constexpr uint32_t rotr(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
+
+// One 64-byte block into the state (FIPS 180-4 section 6.2.2).
+void compress_portable(uint32_t h[8], const unsigned char* block) {
+  uint32_t w[64];
+  for (int i = 0; i < 16; ++i)
+    w[i] = uint32_t(block[4 * i]) << 24 | uint32_t(block[4 * i + 1]) << 16 | uint32_t(block[4 * i + 2]) << 8 | block[4 * i + 3];
+  for (int i = 16; i < 64; ++i) {
+    uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
+    uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
+    w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+  }
+  uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
+  for (int i = 0; i < 64; ++i) {
+    uint32_t t1 = hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + kK[i] + w[i];
+    uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+    hh = g, g = f, f = e, e = d + t1, d = c, c = b, b = a, a = t1 + t2;
+  }
+  h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += hh;
+}
+
+#if defined(__x86_64__)
+// The same with the SHA extensions: the state as ABEF/CDGH halves, four rounds per step, the
+// message schedule by sha256msg1/msg2.
+__attribute__((target("sha,sse4.1"))) void compress_sha_ni(uint32_t h[8], const unsigned char* block) {
+  const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
+  __m128i tmp = _mm_loadu_si128(reinterpret_cast<const __m128i*>(h));
+  __m128i state1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(h + 4));
+  tmp = _mm_shuffle_epi32(tmp, 0xB1);           // CDAB
+  state1 = _mm_shuffle_epi32(state1, 0x1B);     // EFGH
+  __m128i state0 = _mm_alignr_epi8(tmp, state1, 8);  // ABEF
+  state1 = _mm_blend_epi16(state1, tmp, 0xF0);       // CDGH
+  const __m128i save0 = state0, save1 = state1;
+  __m128i m[4];
+  for (int i = 0; i < 4; ++i)
+    m[i] = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(block + 16 * i)), bswap);
+  for (int g = 0; g < 16; ++g) {
+    if (g >= 4) {
+      // W[g] from W[g-4..g-1] (four words each), kept in m[g % 4].
+      __m128i t = _mm_sha256msg1_epu32(m[g % 4], m[(g + 1) % 4]);
+      t = _mm_add_epi32(t, _mm_alignr_epi8(m[(g + 3) % 4], m[(g + 2) % 4], 4));
+      m[g % 4] = _mm_sha256msg2_epu32(t, m[(g + 3) % 4]);
+    }
+    __m128i k = _mm_add_epi32(m[g % 4], _mm_loadu_si128(reinterpret_cast<const __m128i*>(kK + 4 * g)));
+    state1 = _mm_sha256rnds2_epu32(state1, state0, k);
+    state0 = _mm_sha256rnds2_epu32(state0, state1, _mm_shuffle_epi32(k, 0x0E));
+  }
+  state0 = _mm_add_epi32(state0, save0);
+  state1 = _mm_add_epi32(state1, save1);
+  tmp = _mm_shuffle_epi32(state0, 0x1B);             // FEBA
+  state1 = _mm_shuffle_epi32(state1, 0xB1);          // DCHG
+  state0 = _mm_blend_epi16(tmp, state1, 0xF0);       // DCBA
+  state1 = _mm_alignr_epi8(state1, tmp, 8);          // HGFE
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(h), state0);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(h + 4), state1);
+}
+
+bool have_sha_ni() {
+  static const bool yes = __builtin_cpu_supports("sha") && __builtin_cpu_supports("sse4.1");
+  return yes;
+}
+#endif
+
+}  // namespace
+
+void sha256_parts(std::initializer_list<std::string_view> parts, unsigned char out[32], bool portable) {
+  void (*compress)(uint32_t*, const unsigned char*) = compress_portable;
+#if defined(__x86_64__)
+  if (!portable && have_sha_ni()) compress = compress_sha_ni;
+#endif
+  uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+  // Whole blocks are compressed as they fill; the last partial block and the padding (0x80,
+  // zeros, the bit length big-endian: section 5.1.1) take one or two more.
+  alignas(16) unsigned char buf[128];
+  size_t fill = 0;
+  uint64_t total = 0;
+  for (std::string_view p : parts) {
+    total += p.size();
+    if (fill + p.size() < 64) {  // the common case: a short id message, copied once
+      std::memcpy(buf + fill, p.data(), p.size());
+      fill += p.size();
+      continue;
+    }
+    while (!p.empty()) {
+      const size_t take = std::min(p.size(), 64 - fill);
+      std::memcpy(buf + fill, p.data(), take);
+      fill += take;
+      p.remove_prefix(take);
+      if (fill == 64) compress(h, buf), fill = 0;
+    }
+  }
+  buf[fill++] = 0x80;
+  const size_t end = fill <= 56 ? 64 : 128;
+  std::memset(buf + fill, 0, end - 8 - fill);
+  const uint64_t bits = total * 8;
+  for (int i = 0; i < 8; ++i) buf[end - 8 + size_t(i)] = static_cast<unsigned char>(bits >> (56 - 8 * i));
+  compress(h, buf);
+  if (end == 128) compress(h, buf + 64);
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 4; ++j) out[4 * i + j] = static_cast<unsigned char>(h[i] >> (24 - 8 * j));
 }
 
 }  // namespace nc::corpus

@@ -2,6 +2,7 @@
 // hash a file while it streams it.
 #pragma once
 
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -24,5 +25,11 @@ class Sha256 {
 };
 
 std::string sha256_hex(std::string_view bytes);
+
+// SHA-256 of the concatenation of `parts`, one call per message with no context to set up: the
+// reader hashes every case id with it (one or two 64-byte blocks each, where OpenSSL's per-message
+// dispatch would cost more than the hashing). Uses the x86 SHA extensions where the CPU has them,
+// portable code otherwise; `portable` forces the latter (tests compare both with OpenSSL).
+void sha256_parts(std::initializer_list<std::string_view> parts, unsigned char out[32], bool portable = false);
 
 }  // namespace nc::corpus

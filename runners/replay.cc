@@ -2,8 +2,12 @@
 
 #include <fnmatch.h>
 
+#include <algorithm>
+#include <atomic>
 #include <fstream>
+#include <mutex>
 #include <sstream>
+#include <thread>
 
 #include "corpus/sha256.h"
 #include "runners/diagnosis.h"
@@ -13,44 +17,49 @@
 namespace nc::runners {
 namespace {
 
-// The op's input columns joined into a request element (PIPE.md), and the selector beside it.
-struct Shaped {
-  std::string selector, element;
-};
-
 bool has_tag(std::string_view tags, std::string_view tag) {
   for (std::string_view t : split(tags, ','))
     if (t == tag) return true;
   return false;
 }
 
-struct Columns {
-  int id = -1, expect = -1, accept = -1, tags = -1;
-  const corpus::SuiteHeader* h = nullptr;
-  std::string get(const corpus::Record& r, std::string_view name) const {
-    int c = h->column(name);
-    return c >= 0 ? r.fields[size_t(c)] : std::string();
-  }
-};
-
-Shaped shape_request(Capability cap, const std::string& op_selector, const Columns& c, const corpus::Record& r) {
-  auto f = [&](std::string_view name) { return c.get(r, name); };
+// The record's request element (PIPE.md) into *element, and its selector. The reader has checked
+// the columns are the op's (corpus/schema.h), so inputs sit at fixed places after the id.
+void shape_request(Capability cap, const std::string& op_selector, const corpus::Record& r, std::string* selector,
+                   std::string* element) {
+  const std::vector<std::string>& f = r.fields;
+  *selector = op_selector;
   switch (cap) {
     case Capability::Decode:
-    case Capability::Validate: return {op_selector, f("word")};
-    case Capability::Parse: return {op_selector, f("name")};
-    case Capability::Convert: return {op_selector, f("src")};
-    case Capability::Reconstruct: {
-      std::string d = f("divisor");
-      return {op_selector, f("code") + ":" + f("scale") + (d == "-" || d.empty() ? "" : ":" + d)};
-    }
-    case Capability::Encode: return {op_selector + " " + f("src_type"), f("shape") + " " + f("src")};
+    case Capability::Validate:
+    case Capability::Parse:
+    case Capability::Convert: *element = f[1]; return;
+    case Capability::Reconstruct:  // code scale divisor -> C:S[:D]
+      *element = f[1];
+      *element += ':';
+      *element += f[2];
+      if (f[3] != "-") *element += ':', *element += f[3];
+      return;
+    case Capability::Encode:  // src_type shape src -> selector "FMT SRCTYPE", element "SHAPE SRC"
+      *selector += ' ';
+      *selector += f[1];
+      *element = f[2];
+      *element += ' ';
+      *element += f[3];
+      return;
     case Capability::ValidateTensor:
-    case Capability::Dequantize:
-      return {op_selector, f("shape") + " " + f("codes") + " " + f("scales") + " " + f("divisor")};
-    case Capability::Layout: return {op_selector, f("shape") + ":" + f("row") + ":" + f("block")};
+    case Capability::Dequantize:  // shape codes scales divisor, as they are
+      *element = f[1];
+      for (size_t i = 2; i <= 4; ++i) *element += ' ', *element += f[i];
+      return;
+    case Capability::Layout:  // shape row block -> SHAPE:ROW:BLOCK
+      *element = f[1];
+      *element += ':';
+      *element += f[2];
+      *element += ':';
+      *element += f[3];
+      return;
   }
-  return {};
 }
 
 // One element per request where PIPE.md says so (a whole matrix or tensor is one element).
@@ -93,7 +102,8 @@ bool verify_manifest(const std::string& dir, std::string* manifest_sha256, std::
   *manifest_sha256 = corpus::sha256_hex(ss.str());
   auto m = corpus::parse_manifest(ss.str(), path);
   if (!m) return *error = m.error().message(), false;
-  std::vector<corpus::Error> problems = corpus::verify_corpus(dir, *m);
+  // The files' bytes against the manifest now; their text and records as replay streams them.
+  std::vector<corpus::Error> problems = corpus::verify_files(dir, *m);
   if (!problems.empty()) {
     *error = problems[0].message();
     if (problems.size() > 1) *error += " (and " + std::to_string(problems.size() - 1) + " more problems)";
@@ -113,8 +123,7 @@ bool replay_suite(Target& target, corpus::SuiteReader& reader, const ReplayOptio
   const size_t sp = h.op.find(' ');
   const std::string op_selector = sp == std::string::npos ? "" : h.op.substr(sp + 1);
   if (!capability_from_op(std::string(h.op_name()), &res.cap)) return *error = h.suite + ": unknown #op '" + h.op + "'", false;
-  Columns c{h.column("id"), h.column("expect"), h.column("accept"), h.column("tags"), &h};
-  if (c.expect < 0) return *error = h.suite + ": no expect column", false;
+  const size_t expect_col = h.input_count() + 1, accept_col = expect_col + 1, tags_col = h.columns.size() - 2;
   const size_t limit = one_per_request(res.cap) ? 1 : std::max<size_t>(1, o.batch);
   bool dead = false;
   size_t done = 0;
@@ -122,10 +131,11 @@ bool replay_suite(Target& target, corpus::SuiteReader& reader, const ReplayOptio
   // Tag lists of the judged cases, counted per distinct list (few per suite) and split once at
   // the end: the diagnosis ranks failure tags against them.
   std::map<std::string, size_t, std::less<>> judged_tag_lists;
-  auto record_case = [&](const corpus::Record& r, Verdict v, const std::string& actual, const Judgement* j) {
+  // Only failures keep a copy of their record; every other case is a count.
+  auto record_case = [&](const corpus::Record& r, Verdict v, std::string_view actual, const Judgement* j) {
     ++res.counts[size_t(v)];
-    if (v != Verdict::Untested && c.tags >= 0) {
-      const std::string& list = r.fields[size_t(c.tags)];
+    if (v != Verdict::Untested) {
+      const std::string& list = r.fields[tags_col];
       auto it = judged_tag_lists.find(list);
       if (it == judged_tag_lists.end()) it = judged_tag_lists.emplace(list, 0).first;
       ++it->second;
@@ -135,71 +145,81 @@ bool replay_suite(Target& target, corpus::SuiteReader& reader, const ReplayOptio
     CaseResult cr;
     cr.id = r.id();
     cr.inputs = inputs_of(h, r);
-    cr.expect = r.fields[size_t(c.expect)];
+    cr.expect = r.fields[expect_col];
     cr.actual = actual;
-    cr.tags = c.tags >= 0 ? r.fields[size_t(c.tags)] : "-";
+    cr.tags = r.fields[tags_col];
     cr.verdict = v;
     if (j) cr.ulp = j->ulp, cr.note = j->note;
     res.failures.push_back(std::move(cr));
   };
 
-  // Sends one batch (records with one selector) and judges its answers.
-  auto flush = [&](Request& req, std::vector<corpus::Record>& batch) {
-    if (batch.empty()) return;
+  // The records of the batch being built live in `pool` and are reused from batch to batch, so
+  // reading a record allocates nothing once the pool has grown.
+  std::vector<corpus::Record> pool(limit + 1);
+  size_t n = 0;
+  Request req;
+  req.cap = res.cap;
+  ResultType type = result_type(res.cap, op_selector);
+
+  // Sends the batch (records with one selector) and judges its answers.
+  auto flush = [&] {
+    if (n == 0) return;
     if (dead) {
-      for (auto& r : batch) record_case(r, Verdict::Untested, "", nullptr);
+      for (size_t k = 0; k < n; ++k) record_case(pool[k], Verdict::Untested, "", nullptr);
     } else {
       Response resp = target.call(req);
-      const ResultType type = result_type(res.cap, req.selector.substr(0, req.selector.find(' ')));
       switch (resp.kind) {
         case Response::Kind::Unsupported:
-          for (auto& r : batch) record_case(r, Verdict::Untested, "", nullptr);
+          for (size_t k = 0; k < n; ++k) record_case(pool[k], Verdict::Untested, "", nullptr);
           break;
         case Response::Kind::Error:
         case Response::Kind::Dead: {
           if (resp.kind == Response::Kind::Dead) {
             dead = true;
-            res.target_problem = resp.message + ", on the request starting at case " + batch[0].id();
+            res.target_problem = resp.message + ", on the request starting at case " + pool[0].id();
           }
           Judgement j;
           j.note = resp.message;
-          for (auto& r : batch)
-            record_case(r, Verdict::TargetError, resp.kind == Response::Kind::Dead ? "(target died)" : "(error)", &j);
+          for (size_t k = 0; k < n; ++k)
+            record_case(pool[k], Verdict::TargetError, resp.kind == Response::Kind::Dead ? "(target died)" : "(error)", &j);
           break;
         }
         case Response::Kind::Ok:
-          for (size_t k = 0; k < batch.size(); ++k) {
-            const corpus::Record& r = batch[k];
-            Judgement j = judge(res.cap, type, r.fields[size_t(c.expect)],
-                                c.accept >= 0 ? std::string_view(r.fields[size_t(c.accept)]) : std::string_view("-"),
-                                resp.tokens[k], o.judge);
+          for (size_t k = 0; k < n; ++k) {
+            const corpus::Record& r = pool[k];
+            Judgement j = judge(res.cap, type, r.fields[expect_col], r.fields[accept_col], resp.tokens[k], o.judge);
             record_case(r, j.verdict, resp.tokens[k], &j);
           }
           break;
       }
     }
-    done += batch.size();
+    done += n;
     if (o.progress) o.progress(res.name, done, h.records);
-    batch.clear();
+    n = 0;
     req.elements.clear();
   };
 
-  Request req;
-  req.cap = res.cap;
-  std::vector<corpus::Record> batch;
-  corpus::Record r;
+  std::string selector, element;
   for (;;) {
-    auto more = reader.next(r);
+    auto more = reader.next(pool[n]);
     if (!more) return *error = more.error().message(), false;
     if (!*more) break;
-    if (!o.tag.empty() && (c.tags < 0 || !has_tag(r.fields[size_t(c.tags)], o.tag))) continue;
-    Shaped sh = shape_request(res.cap, op_selector, c, r);
-    if (!batch.empty() && (sh.selector != req.selector || batch.size() >= limit)) flush(req, batch);
-    req.selector = sh.selector;
-    req.elements.push_back(std::move(sh.element));
-    batch.push_back(std::move(r));
+    const corpus::Record& r = pool[n];
+    if (!o.tag.empty() && !has_tag(r.fields[tags_col], o.tag)) continue;
+    shape_request(res.cap, op_selector, r, &selector, &element);
+    if (n > 0 && (selector != req.selector || n >= limit)) {
+      const size_t pending = n;
+      flush();
+      std::swap(pool[0], pool[pending]);  // the new record starts the next batch
+    }
+    if (n == 0) {
+      req.selector = selector;
+      type = result_type(res.cap, selector.substr(0, selector.find(' ')));
+    }
+    req.elements.push_back(element);
+    ++n;
   }
-  flush(req, batch);
+  flush();
   for (const auto& [list, n] : judged_tag_lists)
     if (list != "-")
       for (std::string_view t : split(list, ',')) res.judged_tags[std::string(t)] += n;
@@ -207,37 +227,86 @@ bool replay_suite(Target& target, corpus::SuiteReader& reader, const ReplayOptio
   return true;
 }
 
+namespace {
+
+// One suite from its manifest entry: replayed, then its streamed totals checked against the entry.
+// false with *error on a corpus error; a target that cannot restart loses the suite.
+bool run_suite(Target& target, const ReplayOptions& o, const corpus::ManifestEntry& m, SuiteResult* out,
+               std::string* error) {
+  const std::string path = o.corpus_dir + "/" + m.file;
+  auto reader = corpus::SuiteReader::open(path, corpus::SuiteReader::TextHash::Skip);
+  if (!reader) return *error = reader.error().message(), false;
+  std::string why;
+  if (!target.start(&why)) {
+    out->name = m.suite;
+    out->op = (*reader)->header().op;
+    capability_from_op(std::string((*reader)->header().op_name()), &out->cap);
+    out->target_problem = why;
+    out->counts[size_t(Verdict::TargetError)] = m.records;
+    return true;
+  }
+  if (!replay_suite(target, **reader, o, out, error)) return false;
+  if (std::string problem = target.finish_suite(); !problem.empty() && out->target_problem.empty())
+    out->target_problem = problem + ", after the suite's last request";
+  if (corpus::Status bad = corpus::check_totals(path, m, (*reader)->totals())) return *error = bad->message(), false;
+  return true;
+}
+
+}  // namespace
+
 bool replay(Target& target, const ReplayOptions& o, ReplayResult* out, std::string* error) {
   std::vector<corpus::ManifestEntry> entries;
   if (!verify_manifest(o.corpus_dir, &out->manifest_sha256, &entries, error)) return false;
-  bool started = false, matched = false;
-  for (const corpus::ManifestEntry& m : entries) {
-    if (fnmatch(o.suite_glob.c_str(), m.suite.c_str(), 0) != 0) continue;
-    matched = true;
-    auto reader = corpus::SuiteReader::open(o.corpus_dir + "/" + m.file);
-    if (!reader) return *error = reader.error().message(), false;
-    std::string why;
-    if (!target.start(&why)) {
-      // A target that cannot start is a run error before any suite, a lost suite after one.
-      if (!started) return *error = why, false;
-      SuiteResult r;
-      r.name = m.suite;
-      r.op = (*reader)->header().op;
-      capability_from_op(std::string((*reader)->header().op_name()), &r.cap);
-      r.target_problem = why;
-      r.counts[size_t(Verdict::TargetError)] = m.records;
-      out->suites.push_back(r);
-      continue;
-    }
-    if (!started) out->target_name = target.name(), out->target_version = target.version();
-    started = true;
-    SuiteResult r;
-    if (!replay_suite(target, **reader, o, &r, error)) return false;
-    if (std::string problem = target.finish_suite(); !problem.empty() && r.target_problem.empty())
-      r.target_problem = problem + ", after the suite's last request";
-    out->suites.push_back(std::move(r));
+  std::vector<corpus::ManifestEntry> selected;
+  for (const corpus::ManifestEntry& m : entries)
+    if (fnmatch(o.suite_glob.c_str(), m.suite.c_str(), 0) == 0) selected.push_back(m);
+  if (selected.empty()) return *error = "no suite matches '" + o.suite_glob + "'", false;
+
+  // Every worker's target starts before any suite: one that cannot is a run error, as before a
+  // suite; later restarts that fail lose a suite.
+  const size_t workers = std::min<size_t>(std::max(1u, o.jobs), selected.size());
+  std::vector<std::unique_ptr<Target>> extra;
+  std::vector<Target*> targets{&target};
+  for (size_t w = 1; w < workers; ++w) {
+    if (!o.make_target) return *error = "--jobs needs a way to make more targets", false;
+    extra.push_back(o.make_target());
+    if (!extra.back()) return *error = "cannot make target " + std::to_string(w + 1), false;
+    targets.push_back(extra.back().get());
   }
-  if (!matched) return *error = "no suite matches '" + o.suite_glob + "'", false;
+  for (Target* t : targets)
+    if (!t->start(error)) return false;
+  out->target_name = target.name();
+  out->target_version = target.version();
+
+  // Largest suites first so the workers finish together; results land in manifest order, so the
+  // outcome does not depend on the number of workers or on timing.
+  std::vector<size_t> order(selected.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return selected[a].records > selected[b].records; });
+  std::vector<SuiteResult> results(selected.size());
+  std::vector<std::string> errors(selected.size());
+  std::atomic<size_t> next{0};
+  std::mutex progress_lock;
+  ReplayOptions wo = o;
+  if (o.progress)
+    wo.progress = [&](const std::string& suite, size_t done, size_t total) {
+      std::lock_guard<std::mutex> g(progress_lock);
+      o.progress(suite, done, total);
+    };
+  auto work = [&](Target* t) {
+    for (size_t k; (k = next.fetch_add(1)) < order.size();) {
+      const size_t i = order[k];
+      if (!run_suite(*t, wo, selected[i], &results[i], &errors[i])) next = order.size();  // stop early
+    }
+  };
+  std::vector<std::thread> threads;
+  for (size_t w = 1; w < workers; ++w) threads.emplace_back(work, targets[w]);
+  work(targets[0]);
+  for (std::thread& th : threads) th.join();
+  for (const std::string& e : errors)
+    if (!e.empty()) return *error = e, false;
+  out->suites = std::move(results);
   return true;
 }
 

@@ -6,6 +6,7 @@
 #include <array>
 #include <functional>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -23,6 +24,9 @@ struct ReplayOptions {
   std::string tag;                // only records carrying this tag ("" = all)
   JudgeOptions judge;
   size_t batch = 4096;            // elements per request (PIPE.md's limit)
+  // Suites replayed at once, each worker with its own target; results do not depend on it.
+  unsigned jobs = 1;
+  std::function<std::unique_ptr<Target>()> make_target;  // targets for workers 2..jobs
   std::function<void(const std::string& suite, size_t done, size_t total)> progress;
 };
 
@@ -55,12 +59,15 @@ struct ReplayResult {
 };
 
 // Reads and verifies <dir>/MANIFEST.json through corpus/manifest.h: every listed file present with
-// the listed sizes, hashes and record counts. Fills the hash of the manifest's bytes and its
-// suites, or false with *error naming the file and what did not match.
+// the listed size and compressed SHA-256. Fills the hash of the manifest's bytes and its suites,
+// or false with *error naming the file and what did not match. replay() checks each suite's
+// text hash and record count as it streams it, so the corpus is read once.
 bool verify_manifest(const std::string& dir, std::string* manifest_sha256, std::vector<corpus::ManifestEntry>* entries,
                      std::string* error);
 
-// false (exit 2) on a corpus or target start error, with *error; otherwise fills *out.
+// false (exit 2) on a corpus or target start error, with *error; otherwise fills *out. With
+// options.jobs > 1 suites run on that many threads, largest first, each worker on its own target
+// from options.make_target; the result is the same as with one.
 bool replay(Target& target, const ReplayOptions& options, ReplayResult* out, std::string* error);
 
 // Streams one open suite through the target (the benchmark calls it directly). false with *error

@@ -25,3 +25,32 @@ TEST_CASE("case ids are stable: values computed independently with sha256sum", "
   CHECK(case_id("s", {"ab"}) != case_id("s", {"a", "b"}));
   CHECK(case_id("s1", {"a"}) != case_id("s2", {"a"}));
 }
+
+// sha256_parts hashes every case id in the reader; OpenSSL (sha256_hex) is the independent
+// implementation it must agree with, at every length around the padding boundaries (55, 56, 64)
+// and across part boundaries, on both code paths (the SHA-extension one runs where the CPU has it).
+TEST_CASE("sha256_parts agrees with OpenSSL at every length up to 300 bytes, split anywhere", "[corpus][sha256]") {
+  auto hex = [](const unsigned char* d) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string s;
+    for (int i = 0; i < 32; ++i) s += kHex[d[i] >> 4], s += kHex[d[i] & 15];
+    return s;
+  };
+  unsigned char d[32];
+  sha256_parts({"a", "", "bc"}, d, true);
+  CHECK(hex(d) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  std::string msg;
+  uint32_t x = 12345;
+  for (size_t len = 0; len <= 300; ++len) {
+    const std::string want = sha256_hex(msg);
+    for (bool portable : {true, false}) {
+      const size_t cut = len / 3, cut2 = len - len / 5;
+      std::string_view v(msg);
+      sha256_parts({v.substr(0, cut), v.substr(cut, cut2 - cut), v.substr(cut2)}, d, portable);
+      INFO("length " << len << (portable ? " portable" : " accelerated"));
+      CHECK(hex(d) == want);
+    }
+    x = x * 1103515245u + 12345u;
+    msg += char(x >> 16);
+  }
+}

@@ -1,8 +1,13 @@
 // Whole replays of the hand-made corpus against plugins and pipe adapters built for the purpose:
 // each broken target is reported for what it did, and the runner goes on to the next suite.
 #include <catch2/catch.hpp>
+
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "corpus/manifest.h"
+#include "corpus/sha256.h"
+#include "corpus/zstd_io.h"
 #include "corpus_fixture.h"
 #include "runners/certificate.h"
 #include "runners/replay.h"
@@ -230,4 +235,67 @@ TEST_CASE("certificates carry the sweeps: coverage, findings, not-provided domai
   CHECK(!crashed[0].report);
   CHECK(crashed[0].failure.find("crashed") != std::string::npos);
   CHECK(!certified_conformant(good, crashed));
+}
+
+// Issue 17 item 3: a corpus whose word is not 2 lowercase hex digits, with its id and manifest
+// re-hashed so that nothing but the field's syntax is wrong, is a corpus error for lint and replay,
+// naming file, line, case id and column.
+TEST_CASE("lint and replay refuse a re-hashed record whose word has the wrong width", "[replay][schema]") {
+  char tmpl[] = "/tmp/nc-schema-test-XXXXXX";
+  const std::string dir = mkdtemp(tmpl);
+  const std::string suite = "validate.NVFP4.scale", word = "8";  // an E4M3FN scale word is 2 digits
+  const std::string id = suite + ":" + nc::corpus::sha256_hex(suite + "\n" + word).substr(0, 12);
+  const std::string text = "#ninfer-conform-vectors 1\n#suite " + suite +
+                           "\n#op validate NVFP4.scale\n#about t\n#spec 3.3\n#columns id word expect accept tags comment\n"
+                           "#records 1\n" + id + " " + word + " valid - - one digit\n";
+  const std::string zst = nc::corpus::zstd_compress(text);
+  write_text(dir + "/" + suite + ".vec.zst", zst);
+  nc::corpus::Manifest m;
+  m.schema = 1;
+  m.generator_version = "t";
+  m.seed = "0x0";
+  m.suites.push_back({suite, suite + ".vec.zst", 1, zst.size(), text.size(), nc::corpus::sha256_hex(zst),
+                      nc::corpus::sha256_hex(text)});
+  write_text(dir + "/MANIFEST.json", nc::corpus::manifest_json(m));
+  const std::string where = suite + ".vec.zst:8: case " + id + ": column `word`: `8` is not 2 lowercase hex digits";
+
+  TargetOptions to;
+  std::string why;
+  auto t = make_target("cpu", to, &why);
+  REQUIRE(t);
+  ReplayOptions o;
+  o.corpus_dir = dir;
+  ReplayResult r;
+  CHECK_FALSE(replay(*t, o, &r, &why));
+  CHECK_THAT(why, Catch::Contains(where));
+  const std::string out = dir + "/lint.txt";
+  CHECK(run_status(std::string(NC_TEST_CLI) + " lint --corpus " + dir + " > " + out + " 2>&1") == 2);
+  CHECK_THAT(read_text(out), Catch::Contains(where));
+  std::filesystem::remove_all(dir);
+}
+
+// --jobs N: suites run on N workers, each with its own target process; the result (every count,
+// failure, diagnosis, in manifest order) is the same as with one worker.
+TEST_CASE("replay --jobs gives the same result as one worker", "[replay][jobs]") {
+  const std::string corpus = make_corpus();
+  TargetOptions to;
+  to.plugin_host = NC_TEST_CLI;
+  const std::string spec = std::string("plugin:") + NC_TEST_PLUGIN_WRONG_BIT;
+  auto run_jobs = [&](unsigned jobs) {
+    std::string why;
+    auto t = make_target(spec, to, &why);
+    REQUIRE(t);
+    ReplayOptions o;
+    o.corpus_dir = corpus;
+    o.jobs = jobs;
+    o.make_target = [&] { return make_target(spec, to, &why); };
+    ReplayResult r;
+    INFO(why);
+    REQUIRE(replay(*t, o, &r, &why));
+    return r;
+  };
+  const ReplayResult one = run_jobs(1);
+  REQUIRE(one.suites.size() == 3);
+  CHECK(!one.conformant());  // the wrong-bit plugin fails a case, so failures are compared too
+  for (unsigned jobs : {2u, 3u, 8u}) CHECK(report_json(run_jobs(jobs)) == report_json(one));
 }

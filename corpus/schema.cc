@@ -1,0 +1,372 @@
+#include "corpus/schema.h"
+
+#include <array>
+
+#include "corpus/reader.h"
+#include "registry/registry.h"
+
+namespace nc::corpus {
+namespace {
+
+using Op = RecordSchema::Op;
+
+struct OpInfo {
+  std::string_view name;
+  Op op;
+  std::string_view columns;  // the whole #columns line this op must have
+};
+
+// vectors/FORMAT.md "Operations": each op's columns, in order.
+constexpr std::array<OpInfo, 8> kOps{{
+    {"decode", Op::Decode, "id word expect accept value class tags comment"},
+    {"validate", Op::Validate, "id word expect accept tags comment"},
+    {"parse", Op::Parse, "id name expect accept tags comment"},
+    {"reconstruct", Op::Reconstruct, "id code scale divisor expect accept exact tags comment"},
+    {"convert", Op::Convert, "id src expect accept exact tags comment"},
+    {"encode", Op::Encode, "id src_type shape src expect accept trace norm tags comment"},
+    {"validate-tensor", Op::ValidateTensor, "id shape codes scales divisor expect accept tags comment"},
+    {"dequantize", Op::Dequantize, "id shape codes scales divisor expect accept tags comment"},
+}};
+
+// FORMAT.md "Rules".
+constexpr std::array<std::string_view, 9> kRules{"shape",   "code-illegal",   "scale-negative", "scale-nonfinite",
+                                                 "zero-scale-codes", "divisor", "unknown-format", "nonfinite",
+                                                 "scale-overflow"};
+
+// Hex digits of a word: E2M1 1, E4M3FN and the grouped codes 2, BF16/F16 4, FP32/I32 8.
+int hex_digits(WordType w) {
+  switch (w) {
+    case WordType::E2M1: return 1;
+    case WordType::E4M3FN:
+    case WordType::Q4_CODE:
+    case WordType::Q5_CODE:
+    case WordType::Q6_CODE:
+    case WordType::W8_CODE: return 2;
+    case WordType::BF16:
+    case WordType::F16: return 4;
+    case WordType::FP32:
+    case WordType::I32: return 8;
+  }
+  return 0;
+}
+
+constexpr bool is_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }
+constexpr bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+bool hex_word(std::string_view s, int digits) {
+  if (s.size() != size_t(digits)) return false;
+  for (char c : s)
+    if (!is_hex(c)) return false;
+  return true;
+}
+
+// Unsigned decimal without leading zeros ("0" itself allowed).
+bool decimal(std::string_view s) {
+  if (s.empty() || (s.size() > 1 && s[0] == '0')) return false;
+  for (char c : s)
+    if (!is_digit(c)) return false;
+  return true;
+}
+
+bool signed_decimal(std::string_view s) {
+  if (!s.empty() && s[0] == '-') return s.size() > 1 && s[1] != '0' && decimal(s.substr(1));
+  return decimal(s);
+}
+
+// C99 hex float as the corpus writes it: [-]0x<h>[.<h...>]p(+|-)<decimal>.
+bool hex_float(std::string_view s) {
+  if (!s.empty() && s[0] == '-') s.remove_prefix(1);
+  if (s.size() < 6 || s[0] != '0' || s[1] != 'x' || !is_hex(s[2])) return false;
+  size_t i = 3;
+  if (s[i] == '.') {
+    size_t from = ++i;
+    while (i < s.size() && is_hex(s[i])) ++i;
+    if (i == from) return false;
+  }
+  if (i + 2 > s.size() || s[i] != 'p' || (s[i + 1] != '+' && s[i + 1] != '-')) return false;
+  return decimal(s.substr(i + 2));
+}
+
+// FORMAT.md "Exact values": hex float, inf, -inf, nan, signed decimal integer, or p/q.
+bool exact_value(std::string_view s) {
+  if (s == "inf" || s == "-inf" || s == "nan") return true;
+  if (hex_float(s) || signed_decimal(s)) return true;
+  size_t slash = s.find('/');
+  return slash != std::string_view::npos && signed_decimal(s.substr(0, slash)) && s[0] != '0' &&
+         decimal(s.substr(slash + 1)) && s.substr(slash + 1) != "0" && s.substr(slash + 1) != "1";
+}
+
+bool known_rule(std::string_view r) {
+  for (std::string_view k : kRules)
+    if (k == r) return true;
+  return false;
+}
+
+// "!rule" (or "!rule@where" when `located`, where is `-`, c<n> or s<n>).
+bool rejection(std::string_view s, bool located) {
+  if (s.size() < 2 || s[0] != '!') return false;
+  s.remove_prefix(1);
+  size_t at = s.find('@');
+  if (!located) return at == std::string_view::npos && known_rule(s);
+  if (at == std::string_view::npos || !known_rule(s.substr(0, at))) return false;
+  std::string_view where = s.substr(at + 1);
+  return where == "-" || (where.size() > 1 && (where[0] == 'c' || where[0] == 's') && decimal(where.substr(1)));
+}
+
+// A comma list whose items each satisfy `item`; its length in *n. `-` is the empty list where
+// `dash_empty` (an absent tensor plane).
+template <class Item>
+bool list(std::string_view s, bool dash_empty, uint64_t* n, Item item) {
+  *n = 0;
+  if (dash_empty && s == "-") return true;
+  for (;;) {
+    size_t comma = s.find(',');
+    if (!item(s.substr(0, comma))) return false;
+    ++*n;
+    if (comma == std::string_view::npos) return true;
+    s.remove_prefix(comma + 1);
+  }
+}
+
+struct Shape {
+  uint64_t elements = 1, rows = 1, k = 0;
+};
+
+// Extents joined by `x`, the last being K. Refuses products past 2^40 elements, which no corpus
+// holds and which would overflow the length arithmetic.
+bool shape(std::string_view s, Shape* out) {
+  *out = Shape{};
+  for (;;) {
+    size_t x = s.find('x');
+    std::string_view e = s.substr(0, x);
+    if (!decimal(e) || e.size() > 12) return false;
+    uint64_t v = 0;
+    for (char c : e) v = v * 10 + uint64_t(c - '0');
+    if (v && out->elements > (uint64_t(1) << 40) / v) return false;
+    out->elements *= v;
+    if (x == std::string_view::npos) {
+      out->k = v;
+      out->rows = v ? out->elements / v : 0;
+      return true;
+    }
+    s.remove_prefix(x + 1);
+  }
+}
+
+// A wrong field: "column `NAME`: `VALUE` is not WHAT". Long values are cut.
+std::string bad(std::string_view column, std::string_view value, std::string_view what) {
+  std::string m = "column `";
+  m.append(column);
+  m.append("`: `");
+  m.append(value.substr(0, 40));
+  if (value.size() > 40) m.append("...");
+  m.append("` is not ");
+  m.append(what);
+  return m;
+}
+
+std::string hex_what(int digits, std::string_view type) {
+  return std::to_string(digits) + " lowercase hex digit" + (digits == 1 ? "" : "s") + " (" + std::string(type) + " word)";
+}
+
+// "column `C` has 3 items, shape 2x2 needs 4" (`items` may be "scales" or "codes").
+std::string count_mismatch(std::string_view column, std::string_view items, uint64_t got, uint64_t want,
+                           std::string_view shape_text) {
+  std::string m = "column `";
+  m.append(column);
+  m.append("` has ");
+  m.append(std::to_string(got));
+  m.append(" ");
+  m.append(items);
+  m.append(", shape ");
+  m.append(shape_text);
+  m.append(" needs ");
+  m.append(std::to_string(want));
+  return m;
+}
+
+// Destination word of a conversion recipe (docs/recipes.md).
+std::optional<WordType> recipe_destination(std::string_view r) {
+  if (r == "F32_TO_BF16_RNE") return WordType::BF16;
+  if (r == "F32_TO_F16_RNE") return WordType::F16;
+  if (r == "F32_TO_E4M3FN_RNE_SATFINITE" || r == "F32_TO_E4M3FN_RNE_OVF_NAN") return WordType::E4M3FN;
+  if (r == "F32_TO_E2M1_RNE_SATFINITE") return WordType::E2M1;
+  return std::nullopt;
+}
+
+}  // namespace
+
+Result<RecordSchema> RecordSchema::compile(const SuiteHeader& h) {
+  const std::string_view op_name = h.op_name();
+  const std::string_view selector = h.op.size() > op_name.size() ? std::string_view(h.op).substr(op_name.size() + 1) : "";
+  const OpInfo* info = nullptr;
+  for (const OpInfo& o : kOps)
+    if (o.name == op_name) info = &o;
+  if (!info) return Error{"", 0, "", "unknown #op `" + h.op + "` (see vectors/FORMAT.md Operations)"};
+  std::string columns;
+  for (const std::string& c : h.columns) columns += (columns.empty() ? "" : " ") + c;
+  if (columns != info->columns)
+    return Error{"", 0, "", "#columns `" + columns + "` are not those of #op " + std::string(op_name) + " (`" + std::string(info->columns) + "`)"};
+  RecordSchema s;
+  s.op_ = info->op;
+  auto bad_selector = [&] { return Error{"", 0, "", "#op `" + h.op + "`: unknown selector (see vectors/FORMAT.md Operations)"}; };
+  switch (info->op) {
+    case Op::Decode: {
+      auto wt = find_word_type(selector);
+      if (!wt) return bad_selector();
+      s.word_digits_ = hex_digits(*wt);
+      s.float_result_ = *wt != WordType::I32 && nc::info(*wt).name.find(".code") == std::string_view::npos;
+      break;
+    }
+    case Op::Validate: {
+      size_t dot = selector.find('.');
+      auto fmt = find_format(selector.substr(0, dot));
+      if (!fmt || dot == std::string_view::npos) return bad_selector();
+      const FormatInfo& f = nc::info(*fmt);
+      std::string_view comp = selector.substr(dot + 1);
+      std::optional<WordType> wt;
+      if (comp == "word" && f.category == Category::Direct) wt = f.code;
+      if (comp == "code" && f.category != Category::Direct) wt = f.code;
+      if (comp == "scale") wt = f.scale;
+      if (comp == "divisor") wt = f.divisor;
+      if (!wt) return bad_selector();
+      s.word_digits_ = hex_digits(*wt);
+      break;
+    }
+    case Op::Parse:
+      if (!selector.empty()) return bad_selector();
+      break;
+    case Op::Convert: {
+      auto dst = recipe_destination(selector);
+      if (!dst) return bad_selector();
+      s.word_digits_ = hex_digits(*dst);
+      break;
+    }
+    case Op::Reconstruct:
+    case Op::Encode:
+    case Op::ValidateTensor:
+    case Op::Dequantize: {
+      auto fmt = find_format(selector);
+      if (!fmt || nc::info(*fmt).category == Category::Direct) return bad_selector();
+      const FormatInfo& f = nc::info(*fmt);
+      s.word_digits_ = hex_digits(f.code);
+      s.scale_digits_ = hex_digits(*f.scale);
+      s.has_divisor_ = f.divisor.has_value();
+      s.group_ = f.group_size;
+      if (info->op == Op::Encode && f.category != Category::GroupedInt) return bad_selector();
+      break;
+    }
+  }
+  return s;
+}
+
+// Inputs and expect are always present; an info column may be `-`, absent (FORMAT.md: "an absent
+// value is `-`"), as in the findings corpora that `sweep --vectors` writes.
+std::string RecordSchema::check(const std::vector<std::string>& f) const {
+  auto word = [](int digits) { return [digits](std::string_view w) { return hex_word(w, digits); }; };
+  // binary32 result: a word, `nan*`, or a rejection.
+  auto binary32_expect = [](std::string_view e) { return hex_word(e, 8) || e == "nan*" || rejection(e, false); };
+  switch (op_) {
+    case Op::Decode:
+      if (!hex_word(f[1], word_digits_)) return bad("word", f[1], hex_what(word_digits_, "input"));
+      if (float_result_ ? !binary32_expect(f[2]) : !(signed_decimal(f[2]) || rejection(f[2], false)))
+        return bad("expect", f[2], float_result_ ? "a binary32 word, nan* or !rule" : "a signed decimal or !rule");
+      if (!exact_value(f[4]) && f[4] != "-") return bad("value", f[4], "an exact value");
+      if (f[5] != "zero" && f[5] != "subnormal" && f[5] != "normal" && f[5] != "inf" && f[5] != "nan" && f[5] != "int" &&
+          f[5] != "-")
+        return bad("class", f[5], "one of zero subnormal normal inf nan int");
+      return {};
+    case Op::Validate:
+      if (!hex_word(f[1], word_digits_)) return bad("word", f[1], hex_what(word_digits_, "component"));
+      if (f[2] != "valid" && !rejection(f[2], false)) return bad("expect", f[2], "`valid` or !rule");
+      return {};
+    case Op::Parse: {
+      std::string_view n = f[1];
+      if (n != "\"\"" && (n.empty() || n.size() % 2 || !hex_word(n, int(n.size()))))
+        return bad("name", n, "the lowercase hex of the name's bytes or \"\"");
+      if (!find_format(f[2]) && !rejection(f[2], false)) return bad("expect", f[2], "a registry name or !rule");
+      return {};
+    }
+    case Op::Reconstruct:
+      if (!hex_word(f[1], word_digits_)) return bad("code", f[1], hex_what(word_digits_, "code"));
+      if (!hex_word(f[2], scale_digits_)) return bad("scale", f[2], hex_what(scale_digits_, "scale"));
+      if (has_divisor_ ? !hex_word(f[3], 8) : f[3] != "-")
+        return bad("divisor", f[3], has_divisor_ ? hex_what(8, "FP32 divisor") : "`-` (this format has no divisor)");
+      if (!binary32_expect(f[4])) return bad("expect", f[4], "a binary32 word, nan* or !rule");
+      if (!exact_value(f[6]) && f[6] != "-") return bad("exact", f[6], "an exact value or -");
+      return {};
+    case Op::Convert:
+      if (!hex_word(f[1], 8)) return bad("src", f[1], hex_what(8, "FP32"));
+      if (!hex_word(f[2], word_digits_) && f[2] != "nan*") return bad("expect", f[2], hex_what(word_digits_, "destination"));
+      if (!exact_value(f[4]) && f[4] != "-") return bad("exact", f[4], "an exact value or -");
+      return {};
+    case Op::Encode: {
+      const std::string_view type = f[1];
+      const int src_digits = type == "FP32" ? 8 : type == "BF16" || type == "F16" ? 4 : type == "F64" ? 16 : 0;
+      if (!src_digits) return bad("src_type", type, "FP32, BF16, F16 or F64");
+      Shape sh;
+      if (!shape(f[2], &sh) || !sh.elements) return bad("shape", f[2], "non-zero extents joined by x");
+      uint64_t n;
+      if (!list(f[3], false, &n, word(src_digits))) return bad("src", f[3], "a comma list of " + hex_what(src_digits, type));
+      if (n != sh.elements) return count_mismatch("src", "items", n, sh.elements, f[2]);
+      const uint64_t groups = sh.rows * ((sh.k + group_ - 1) / group_);
+      const std::string_view e = f[4];
+      if (!rejection(e, false)) {
+        size_t slash = e.find('/');
+        uint64_t ns = 0, nc = 0;
+        if (slash == std::string_view::npos || !list(e.substr(0, slash), false, &ns, word(scale_digits_)) ||
+            !list(e.substr(slash + 1), false, &nc, signed_decimal))
+          return bad("expect", e, "SCALES/CODES (hex scale words / signed decimal codes) or !rule");
+        if (ns != groups) return count_mismatch("expect", "scales", ns, groups, f[2]);
+        if (nc != sh.elements) return count_mismatch("expect", "codes", nc, sh.elements, f[2]);
+      }
+      // Diagnostic columns: `-` marks a step not reached.
+      uint64_t nt = 0;
+      auto step = [](int digits) { return [digits](std::string_view w) { return w == "-" || hex_word(w, digits); }; };
+      auto group_trace = [&](std::string_view g) {
+        static constexpr int kDigits[] = {8, 8, 4, 8};  // amax32.raw_scale32.scale16.inv32
+        for (int i = 0; i < 4; ++i) {
+          size_t dot = g.find('.');
+          if ((dot == std::string_view::npos) != (i == 3) || !step(kDigits[i])(g.substr(0, dot))) return false;
+          g.remove_prefix(dot == std::string_view::npos ? g.size() : dot + 1);
+        }
+        return true;
+      };
+      if (f[6] != "-" && !list(f[6], false, &nt, group_trace)) return bad("trace", f[6], "a comma list of amax.raw.scale.inv groups");
+      if (f[7] != "-") {
+        uint64_t nn;
+        if (!list(f[7], false, &nn, step(8))) return bad("norm", f[7], "a comma list of binary32 words or -");
+        if (nn != sh.elements) return count_mismatch("norm", "items", nn, sh.elements, f[2]);
+      }
+      return {};
+    }
+    case Op::ValidateTensor:
+    case Op::Dequantize: {
+      Shape sh;
+      if (!shape(f[1], &sh)) return bad("shape", f[1], "extents joined by x");
+      uint64_t ncodes, nscales;
+      if (!list(f[2], true, &ncodes, word(word_digits_))) return bad("codes", f[2], "a comma list of " + hex_what(word_digits_, "code"));
+      if (!list(f[3], true, &nscales, word(scale_digits_))) return bad("scales", f[3], "a comma list of " + hex_what(scale_digits_, "scale"));
+      if (f[4] != "-" && !hex_word(f[4], 8)) return bad("divisor", f[4], hex_what(8, "FP32 divisor") + " or -");
+      const std::string_view e = f[5];
+      const bool located_rejection = rejection(e, true);
+      if (op_ == Op::ValidateTensor && e != "valid" && !located_rejection) return bad("expect", e, "`valid` or !rule@where");
+      uint64_t nout = 0;
+      if (op_ == Op::Dequantize && !located_rejection && !list(e, false, &nout, word(8)))
+        return bad("expect", e, "a comma list of binary32 words or !rule@where");
+      // A tensor the spec rejects for its shape may break any count; every other one has the
+      // planes its shape implies (rule precedence: shape first).
+      if (e.substr(0, 7) == "!shape@") return {};
+      const uint64_t scales = group_ ? sh.rows * ((sh.k + group_ - 1) / group_) : sh.rows;
+      if (ncodes != sh.elements) return count_mismatch("codes", "items", ncodes, sh.elements, f[1]);
+      if (nscales != scales) return count_mismatch("scales", "items", nscales, scales, f[1]);
+      if ((f[4] != "-") != has_divisor_) return bad("divisor", f[4], has_divisor_ ? "present (NVFP4 has one)" : "`-` (this format has no divisor)");
+      if (op_ == Op::Dequantize && !located_rejection && nout != sh.elements)
+        return count_mismatch("expect", "items", nout, sh.elements, f[1]);
+      return {};
+    }
+  }
+  return {};
+}
+
+}  // namespace nc::corpus
