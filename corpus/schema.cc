@@ -1,6 +1,7 @@
 #include "corpus/schema.h"
 
 #include <array>
+#include <utility>
 
 #include "corpus/reader.h"
 #include "registry/registry.h"
@@ -17,7 +18,7 @@ struct OpInfo {
 };
 
 // vectors/FORMAT.md "Operations": each op's columns, in order.
-constexpr std::array<OpInfo, 8> kOps{{
+constexpr std::array<OpInfo, 9> kOps{{
     {"decode", Op::Decode, "id word expect accept value class tags comment"},
     {"validate", Op::Validate, "id word expect accept tags comment"},
     {"parse", Op::Parse, "id name expect accept tags comment"},
@@ -26,6 +27,12 @@ constexpr std::array<OpInfo, 8> kOps{{
     {"encode", Op::Encode, "id src_type shape src expect accept trace norm tags comment"},
     {"validate-tensor", Op::ValidateTensor, "id shape codes scales divisor expect accept tags comment"},
     {"dequantize", Op::Dequantize, "id shape codes scales divisor expect accept tags comment"},
+    {"layout", Op::Layout, "id shape row block expect accept position tags comment"},
+}};
+
+// FORMAT.md "Operations": the storage layouts a layout suite may name, with the format they lay out.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 1> kLayouts{{
+    {"NVFP4", "blockscale-k16-m128x4-v1"},
 }};
 
 // FORMAT.md "Rules".
@@ -236,6 +243,15 @@ Result<RecordSchema> RecordSchema::compile(const SuiteHeader& h) {
     case Op::Parse:
       if (!selector.empty()) return bad_selector();
       break;
+    case Op::Layout: {
+      const size_t sp = selector.find(' ');
+      const std::pair<std::string_view, std::string_view> named{selector.substr(0, sp),
+                                                                sp == std::string_view::npos ? "" : selector.substr(sp + 1)};
+      bool known = false;
+      for (const auto& l : kLayouts) known = known || l == named;
+      if (!known) return bad_selector();
+      break;
+    }
     case Op::Convert: {
       auto dst = recipe_destination(selector);
       if (!dst) return bad_selector();
@@ -338,6 +354,17 @@ std::string RecordSchema::check(const std::vector<std::string>& f) const {
         if (!list(f[7], false, &nn, step(8))) return bad("norm", f[7], "a comma list of binary32 words or -");
         if (nn != sh.elements) return count_mismatch("norm", "items", nn, sh.elements, f[2]);
       }
+      return {};
+    }
+    case Op::Layout: {
+      Shape sh;
+      if (!shape(f[1], &sh) || !sh.elements) return bad("shape", f[1], "non-zero extents joined by x");
+      if (!decimal(f[2])) return bad("row", f[2], "a decimal row index");
+      if (!decimal(f[3])) return bad("block", f[3], "a decimal block-column index");
+      const size_t slash = f[4].find('/');
+      if (slash == std::string::npos || !decimal(std::string_view(f[4]).substr(0, slash)) ||
+          !decimal(std::string_view(f[4]).substr(slash + 1)))
+        return bad("expect", f[4], "OFFSET/PLANE_BYTES, both decimal");
       return {};
     }
     case Op::ValidateTensor:

@@ -24,7 +24,7 @@ class RecordSchema {
   // "" when every field is well-formed; otherwise what is wrong, naming the column and the value.
   std::string check(const std::vector<std::string>& fields) const;
 
-  enum class Op : uint8_t { Decode, Validate, Parse, Reconstruct, Convert, Encode, ValidateTensor, Dequantize };
+  enum class Op : uint8_t { Decode, Validate, Parse, Reconstruct, Convert, Encode, ValidateTensor, Dequantize, Layout };
 
  private:
   Op op_ = Op::Decode;

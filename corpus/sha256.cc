@@ -57,7 +57,7 @@ void Sha256::update(std::string_view bytes) {
 }
 
 std::string Sha256::hex_digest() {
-  unsigned char bytes[32];
+  unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int n = 0;
   EVP_DigestFinal_ex(impl_->ctx, digest, &n);
   return to_hex(digest, n);
