@@ -72,16 +72,19 @@ ADAPTERS = {
     "openvino": (["openvino_adapter.py"], "openvino", "openvino",
                  DECODES_8 + ["decode E2M1", "convert F32_TO_F16_RNE", "convert F32_TO_E2M1_RNE_SATFINITE"],
                  ["convert F32_TO_E4M3FN_RNE_SATFINITE"],
-                 # BF16 drops the sticky bits below the tie and can turn a NaN into infinity;
-                 # f8e4m3 saturates (464, 480) instead of overflowing to NaN
-                 [("convert F32_TO_BF16_RNE 3f808001 7f800001", "3f80 7f80"),
+                 # BF16 drops the sticky bits below the tie, can turn a NaN into infinity or carry
+                 # it into -0; f8e4m3 rounds twice (spec: 01, 01) and saturates (464, 480)
+                 [("convert F32_TO_BF16_RNE 3f808001 7f800001 7fff800a", "3f80 7f80 8000"),
+                  ("convert F32_TO_E4M3FN_RNE_OVF_NAN 3b3ff017 3a800027", "02 00"),
                   ("convert F32_TO_E4M3FN_RNE_OVF_NAN 43e80001 43f00000 7f800000", "7e 7f 7f")]),
     "onnxruntime": (["onnx_adapter.py", "runtime"], "onnxruntime", "onnxruntime",
                     DECODES_8 + CONVERTS_16 + ["convert F32_TO_E4M3FN_RNE_SATFINITE", "convert F32_TO_E4M3FN_RNE_OVF_NAN",
                                                "reconstruct FP8_E4M3FN_ROW_BF16S", "dequantize FP8_E4M3FN_ROW_BF16S"],
                     ["decode E2M1", "convert F32_TO_E2M1_RNE_SATFINITE", "reconstruct NVFP4"],
-                    # DequantizeLinear has no validity rules: the NaN code 0x7f dequantizes to NaN
-                    [("reconstruct FP8_E4M3FN_ROW_BF16S 7f:3f80", "7fc00000")]),
+                    # DequantizeLinear has no validity rules: the NaN code 0x7f dequantizes to NaN;
+                    # Cast saturate=0 saturates [480, 496) instead of overflowing to NaN
+                    [("reconstruct FP8_E4M3FN_ROW_BF16S 7f:3f80", "7fc00000"),
+                     ("convert F32_TO_E4M3FN_RNE_OVF_NAN 43f00000 c3f7ffff 43f80000", "7e fe 7f")]),
     "onnx-reference": (["onnx_adapter.py", "reference"], "onnx", "onnx-reference",
                        DECODES_8 + ["decode E2M1"] + CONVERTS_16 +
                        ["convert F32_TO_E4M3FN_RNE_SATFINITE", "convert F32_TO_E4M3FN_RNE_OVF_NAN",
