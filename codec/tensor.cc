@@ -43,6 +43,10 @@ Result<Geometry> geometry(Format fmt, std::span<const uint64_t> shape) {
   }
   const uint64_t k = shape.back();
   const uint64_t group = fi.category == Category::RowScaledFloat ? k : fi.group_size;
+  // Spec 3.3: "every K-axis group contains 16 E2M1 code words"; spec 4's partial final group is
+  // for the grouped signed-integer schemes only.
+  if (fi.category == Category::BlockScaledFloat && k % group != 0)
+    return Error{name, "shape " + shape_text(shape), Rule::Shape, "NVFP4 K must be a multiple of 16"};
   return Geometry{rows, k, group, ceil_div(k, group)};
 }
 

@@ -1,6 +1,7 @@
 // Whole logical tensors of the six quantized formats: validity (first violation) and
 // dequantization. Geometry: grouped rank >= 1 with scales [leading..., ceil_div(K, G)]; NVFP4
-// rank 2 with scales [N, ceil_div(K, 16)]; FP8 row rank 2 with scales [N]. Every extent must be
+// rank 2 with K a multiple of 16 (spec 3.3: 16 codes in every K-axis group) and scales [N, K/16];
+// FP8 row rank 2 with scales [N]. Every extent must be
 // positive (spec 4 asks a positive K; 3.4 positive dimensions; an empty tensor has no groups to
 // own a scale).
 //

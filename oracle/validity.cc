@@ -85,6 +85,9 @@ Violation validate_tensor(Format f, const Tensor& t) {
   }
   const uint64_t k = t.shape.back();
   const uint64_t leading = elements / k;
+  // NVFP4 (spec 3.3): "every K-axis group contains 16 E2M1 code words and one E4M3FN scale word",
+  // so K is a multiple of 16; the partial final group of spec 4 is for the grouped schemes only.
+  if (fi.category == Category::BlockScaledFloat && k % fi.group_size != 0) return violation("shape");
   if (t.codes.size() != elements) return violation("shape");
   if (fi.category == Category::Direct) {
     if (!t.scales.empty() || t.divisor) return violation("shape");

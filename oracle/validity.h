@@ -44,8 +44,8 @@ struct Tensor {
 
 // Check order (the first violation is returned):
 //   1. shape: grouped rank >= 1, NVFP4 and FP8 row rank 2, direct rank >= 1; every extent >= 1;
-//      code plane size = product of extents; scale plane size = leading product * ceil(K/G)
-//      (grouped, NVFP4) or N (FP8 row); a divisor present exactly for NVFP4 (else "shape")
+//      NVFP4 K a multiple of 16 (spec 3.3: every K-axis group holds 16 codes); code plane size = product of extents; scale plane size = leading product * ceil(K/G)
+//      (grouped; NVFP4 K/16) or N (FP8 row); a divisor present exactly for NVFP4 (else "shape")
 //   2. divisor (NVFP4): finite and > 0
 //   3. scales in row-major order: word validity
 //   4. codes in row-major order: word validity, then the zero-scale rule (a code in a group/row

@@ -61,6 +61,7 @@ void add_decode_tags(SuiteInfo& s) {
       {"inf", "an infinity: catches infinities decoded as NaN or as the largest finite value."},
       {"nan-quiet", "a quiet NaN: catches payload or sign canonicalisation."},
       {"nan-signaling", "a signaling NaN: catches quieting on decode (payload and quiet bit must survive)."},
+      {"nan", "a NaN word of a type with no quiet bit (E4M3FN 0x7f, 0xff): catches a NaN decoded as a number or infinity."},
       {"negative", "sign bit set: catches a dropped or misplaced sign bit."},
       {"min-subnormal", "the smallest positive subnormal magnitude: catches an off-by-one subnormal exponent."},
       {"max-subnormal", "the largest subnormal magnitude: catches the subnormal/normal boundary."},
@@ -103,7 +104,7 @@ Case decode_case(oracle::Context& ctx, WordType t, uint32_t word, std::vector<st
       // Quiet bit = top fraction bit, for the IEEE-style types that carry a payload.
       uint32_t frac_bits = t == WordType::BF16 ? 7 : t == WordType::F16 ? 10 : t == WordType::FP32 ? 23 : 0;
       if (frac_bits) c.tags.push_back(((word >> (frac_bits - 1)) & 1) ? "nan-quiet" : "nan-signaling");
-      else c.tags.push_back("nan-quiet");
+      else c.tags.push_back("nan");
       break;
     }
     case oracle::ValueClass::Int: c.tags.push_back("int"); break;

@@ -475,6 +475,98 @@ void source_type_cases(const Scheme& s, Collector& c, SplitMix64& r) {
   }
 }
 
+// Spec 7 converts every source to binary32 before any group is processed, so a non-finite source
+// anywhere fails the encoding (!nonfinite) even when an earlier group's scale overflows.
+void failure_order_cases(const Scheme& s, Collector& c) {
+  const uint32_t G = s.group;
+  const uint32_t bad = last_true(w32(1.0f), 0x7f7fffffu, [&](uint32_t a) { return scale_of(s, a) != 0x7c00; }) + 1;
+  std::vector<uint32_t> x = fill_below(w32(1.0f), G + 3, 51);
+  x[2] = bad;
+  x[G + 1] = kQNaN;
+  c.row(x, {}, "overflowing scale in group 0, NaN in group 1: sources convert first, nonfinite");
+  x[G + 1] = neg(kPosInf);
+  c.row(x, {}, "overflowing scale in group 0, -inf in group 1: sources convert first, nonfinite");
+  std::vector<uint32_t> m = fill_below(w32(2.0f), 2 * 9, 52);
+  m[0] = neg(bad);
+  m[9 + 8] = kPosInf;
+  c.matrix(2, m, {}, "overflowing scale in row 0, +inf at the end of row 1: nonfinite");
+  std::vector<uint32_t> three = fill_below(w32(1.0f), 2 * G + 4, 53);
+  three[G] = bad;
+  three[2 * G + 3] = 0x7f800001u;
+  c.row(three, {}, "overflow in group 1, signalling NaN in the last (partial) group: nonfinite");
+  c.row({bad, kQNaN}, {}, "overflowing amax and a NaN in one group: nonfinite");
+  std::vector<uint64_t> bf(G + 2, 0x3f80);
+  bf[0] = 0x7f7f;  // BF16 max: its scale overflows binary16
+  bf[G + 1] = 0xffc1;
+  c.typed(Src::BF16, bf, {}, "BF16: overflowing scale in group 0, negative NaN in group 1: nonfinite");
+  std::vector<uint64_t> f64(G + 2, word_of(1.0));
+  f64[1] = word_of(1e30);
+  f64[G] = word_of(1e39);  // above the binary32 range: converts to +inf
+  c.typed(Src::F64, f64, {}, "binary64: overflowing scale in group 0, a value past binary32 in group 1: nonfinite");
+}
+
+// normalized32 exactly +-(qmax + 1/2): the scale is a subnormal binary16 2^(j-24) that rounds down
+// from amax/qmax (possible only where binary16 steps are coarse), and inv32 = 2^(24-j) is exact.
+// +(qmax + 1/2) rounds to the even qmax + 1 and clamps to qmax; -(qmax + 1/2) rounds to
+// -(qmax + 1): qmin for Q4/Q5/Q6, clamped to -127 for W8.
+void integer_tie_cases(const Scheme& s, Collector& c) {
+  for (int j : {0, 1, 2}) {
+    const uint32_t amax = w32((static_cast<float>(s.qmax) + 0.5f) * pow2f(j - 24));
+    GroupProbe p;
+    if (probe(s, {amax}, p) != Outcome::Ok || p.scale16 != (1u << j)) continue;
+    const std::string what = "+-(qmax + 1/2) on scale 2^" + std::to_string(j - 24);
+    c.row({amax}, {}, "normalized exactly qmax + 1/2: " + what);
+    c.row({neg(amax)}, {}, "normalized exactly -(qmax + 1/2): " + what);
+    c.row({neg(amax), amax, w32(f32_of(amax) / 2)}, {}, "both signs of qmax + 1/2 in one group: " + what);
+    std::vector<uint32_t> g = fill_below(amax, s.group, 54 + j);
+    for (uint32_t i = 0; i < s.group; i += 5) g[i] = (i / 5) % 2 ? neg(amax) : amax;
+    c.row(g, {}, "whole group with +-(qmax + 1/2) every fifth element: " + what);
+  }
+}
+
+// Several independent records per source-conversion class, so one record is never the only kill:
+// subnormal BF16 and binary16 sources (all-subnormal groups, where DAZ changes the scale), binary64
+// values in the binary32 subnormal range, and binary64 values whose binary32 conversion differs
+// under truncation or ties-away (amax = qmax gives scale 1 and inv32 1, so the code is
+// round_to_integral(x32)).
+void source_conversion_cases(const Scheme& s, Collector& c) {
+  for (auto w : std::vector<std::vector<uint64_t>>{{0x0001}, {0x8001}, {0x007f, 0x0040}, {0x8040, 0x0003, 0x0000}, {0x0010, 0x807f}})
+    c.typed(Src::BF16, w, {}, "BF16 subnormal sources only: DAZ would make an all-zero group");
+  for (auto w : std::vector<std::vector<uint64_t>>{{0x0001}, {0x03ff}, {0x8002, 0x0001}, {0x0200, 0x8155}, {0x83ff, 0x0100, 0x0007}})
+    c.typed(Src::F16, w, {}, "binary16 subnormal sources only: DAZ would change the scale");
+  SplitMix64 r(0x5ab1 + s.qmax);  // fixed: chosen inputs, not a sample
+  std::vector<uint64_t> bg, hg;
+  for (uint32_t i = 0; i < s.group; ++i) {
+    bg.push_back(pick(r, 0x7f) + 1 + (pick(r, 2) << 15));
+    hg.push_back(pick(r, 0x3ff) + 1 + (pick(r, 2) << 15));
+  }
+  c.typed(Src::BF16, bg, {}, "whole group of BF16 subnormals");
+  c.typed(Src::F16, hg, {}, "whole group of binary16 subnormals");
+  auto d = [](double v) { return word_of(v); };
+  const double tiny = std::ldexp(1.0, -149);
+  for (auto w : std::vector<std::vector<uint64_t>>{{d(std::ldexp(1.0, -140))}, {d(-tiny)}, {d(3 * tiny), d(std::ldexp(1.0, -130))},
+                                                   {d(2.5 * tiny), d(-1.5 * tiny)}, {d(std::ldexp(1.0, -127) * 1.5), d(-std::ldexp(1.0, -128))}})
+    c.typed(Src::F64, w, {}, "binary64 values in the binary32 subnormal range (ties to even at 2^-149 steps)");
+  const double q = static_cast<double>(s.qmax);
+  auto ulp32 = [](double v) { const float f = static_cast<float>(v); return static_cast<double>(std::nextafter(f, INFINITY)) - f; };
+  for (int k : {1, 2, 3, 4}) {
+    if (k + 1 > s.qmax) break;
+    const double t = k + 0.5, u = ulp32(t);
+    for (double sign : {1.0, -1.0}) {
+      const std::string sg = sign > 0 ? "" : "-";
+      if (k % 2)
+        c.typed(Src::F64, {d(q), d(sign * (t - std::ldexp(1.0, -40)))}, {},
+                "binary64 just below " + sg + std::to_string(k) + ".5: RNE gives the tie (code " + sg + std::to_string(k + 1) + "), truncation does not");
+      else {
+        c.typed(Src::F64, {d(q), d(sign * (t + u / 2))}, {},
+                "binary64 at the binary32 tie above " + sg + std::to_string(k) + ".5: to even keeps the tie (code " + sg + std::to_string(k) + "), ties-away does not");
+        c.typed(Src::F64, {d(q), d(sign * (t + u / 2 + std::ldexp(u, -20)))}, {},
+                "binary64 just above the binary32 tie above " + sg + std::to_string(k) + ".5: RNE rounds up (code " + sg + std::to_string(k + 1) + "), truncation does not");
+      }
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<EncodeCase> select_cases(const Scheme& s, uint64_t seed) {
@@ -494,6 +586,9 @@ std::vector<EncodeCase> select_cases(const Scheme& s, uint64_t seed) {
   example_cases(s, c);
   random_cases(s, c, r, 40);
   source_type_cases(s, c, r);
+  failure_order_cases(s, c);
+  integer_tie_cases(s, c);
+  source_conversion_cases(s, c);
   std::vector<EncodeCase> out = c.take();
   for (EncodeCase& e : out) {
     std::set<std::string> t(e.tags.begin(), e.tags.end());

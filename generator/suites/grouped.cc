@@ -42,8 +42,9 @@ SuiteInfo scales_info() {
   s.tags = {
       {"scale-zero", "+0: valid (and triggers the zero-scale rule on codes); catches rejecting a zero scale."},
       {"scale-negative-zero", "-0: rejected as negative; catches sign-blind zero tests."},
-      {"scale-negative", "a negative finite scale: catches accepting negative scales."},
-      {"scale-nonfinite", "an infinity or NaN (either sign; non-finiteness is checked first): catches accepting inf/NaN."},
+      {"scale-negative", "a negative scale, finite or not (the sign bit is checked first, so -inf and negative NaNs are "
+                         "scale-negative): catches accepting negative scales."},
+      {"scale-nonfinite", "+inf or a positive NaN (a sign-zero non-finite word): catches accepting inf/NaN."},
       {"scale-subnormal", "a positive subnormal binary16 scale: catches FTZ in scale validation."},
       {"scale-normal", "a positive normal scale: the ordinary valid case."},
   };
@@ -55,13 +56,39 @@ void scales_build(SuiteBuilder& b) {
     std::string_view rule = oracle::word_rule(F, Component::Scale, w);
     const uint32_t exp = (w >> 10) & 31;
     const bool neg = w & 0x8000;
-    std::string tag = exp == 31 ? "scale-nonfinite"
-                      : (w == 0x8000)   ? "scale-negative-zero"
+    std::string tag = (w == 0x8000)   ? "scale-negative-zero"
                       : neg             ? "scale-negative"
+                      : exp == 31       ? "scale-nonfinite"
                       : w == 0          ? "scale-zero"
                       : exp == 0        ? "scale-subnormal"
                                         : "scale-normal";
     b.add(Case{{hex_word(w, 4)}, rule.empty() ? "valid" : rejection(rule), {}, {}, {tag}, "binary16 scale word"});
+  }
+}
+
+// --- every logical code word as a code component: valid, or (W8 0x80) code-illegal
+template <Format F>
+SuiteInfo code_validate_info() {
+  std::string n = fmt_name(F);
+  SuiteInfo s{"validate." + n + ".code", "validate " + n + ".code",
+              "Every " + n + " logical code word as a code component: valid, except W8's 0x80 (spec 5).", "5", {}, {}};
+  s.tags = {
+      {"valid", "a code word the component accepts: catches over-eager rejection."},
+      {"rejected", "a code word the component rejects (W8 0x80, -128): catches a missing interval check."},
+      {"int-extreme", "the most negative or most positive code (W8: also -127): catches an off-by-one interval."},
+  };
+  return s;
+}
+template <Format F>
+void code_validate_build(SuiteBuilder& b) {
+  WordType t = info(F).code;
+  for (uint32_t w = 0; w < (1u << info(t).bits); ++w) {
+    std::string_view rule = oracle::word_rule(F, Component::Code, w);
+    std::vector<std::string> tags{rule.empty() ? "valid" : "rejected"};
+    int32_t v = oracle::signed_code(t, w);
+    int32_t lo = -(1 << (info(t).bits - 1));
+    if (v == lo || v == -lo - 1 || (F == Format::W8G32_F16S && v == lo + 1)) tags.push_back("int-extreme");
+    b.add(Case{{hex_word(w, 2)}, rule.empty() ? "valid" : rejection(rule), {}, {}, tags, "code word " + std::to_string(v)});
   }
 }
 
@@ -141,15 +168,19 @@ void recon_build(SuiteBuilder& b) {
 NC_SUITE(codes_info<Format::Q4G64_F16S>, codes_build<Format::Q4G64_F16S>);
 NC_SUITE(scales_info<Format::Q4G64_F16S>, scales_build<Format::Q4G64_F16S>);
 NC_SUITE(recon_info<Format::Q4G64_F16S>, recon_build<Format::Q4G64_F16S>);
+NC_SUITE(code_validate_info<Format::Q4G64_F16S>, code_validate_build<Format::Q4G64_F16S>);
 NC_SUITE(codes_info<Format::Q5G64_F16S>, codes_build<Format::Q5G64_F16S>);
 NC_SUITE(scales_info<Format::Q5G64_F16S>, scales_build<Format::Q5G64_F16S>);
 NC_SUITE(recon_info<Format::Q5G64_F16S>, recon_build<Format::Q5G64_F16S>);
+NC_SUITE(code_validate_info<Format::Q5G64_F16S>, code_validate_build<Format::Q5G64_F16S>);
 NC_SUITE(codes_info<Format::Q6G64_F16S>, codes_build<Format::Q6G64_F16S>);
 NC_SUITE(scales_info<Format::Q6G64_F16S>, scales_build<Format::Q6G64_F16S>);
 NC_SUITE(recon_info<Format::Q6G64_F16S>, recon_build<Format::Q6G64_F16S>);
+NC_SUITE(code_validate_info<Format::Q6G64_F16S>, code_validate_build<Format::Q6G64_F16S>);
 NC_SUITE(codes_info<Format::W8G32_F16S>, codes_build<Format::W8G32_F16S>);
 NC_SUITE(scales_info<Format::W8G32_F16S>, scales_build<Format::W8G32_F16S>);
 NC_SUITE(recon_info<Format::W8G32_F16S>, recon_build<Format::W8G32_F16S>);
+NC_SUITE(code_validate_info<Format::W8G32_F16S>, code_validate_build<Format::W8G32_F16S>);
 NC_SUITE(f16_info, f16_build);
 
 }  // namespace

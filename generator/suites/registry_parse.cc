@@ -1,6 +1,7 @@
 // Registry name parsing (spec 1, 3.2, 11): the nine canonical names are accepted exactly; every
 // look-alike is rejected. The accepted list is written out here from spec section 1, not taken
 // from registry/, so a typo in the shared table is caught by the corpus.
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,8 @@ SuiteInfo describe() {
       {"case", "a canonical name in other letter case: catches case-insensitive comparison."},
       {"whitespace", "a canonical name with surrounding or inner whitespace: catches trimming before comparison."},
       {"nul", "a canonical name with an embedded or trailing NUL byte: catches C-string comparison that stops at NUL."},
+      {"control", "a canonical name with an ASCII control byte (0x01-0x1f, 0x7f; CR included) before or after it: catches "
+                  "trimming of line endings or control characters."},
       {"truncated", "a proper prefix or extension of a canonical name: catches prefix matching."},
       {"component", "familiar components in an unregistered combination (spec 1): catches parsing names as a grammar."},
       {"excluded", "a scheme the spec excludes (GGUF, GPTQ, AWQ, MX, NF4, other FP8/FP4): catches alias tables."},
@@ -70,6 +73,17 @@ void build(SuiteBuilder& b) {
     add_reject(b, n + "X", "truncated", n + " with a suffix");
     add_reject(b, n + "_V1", "truncated", n + " with a version suffix");
   }
+  // Every ASCII control byte around one canonical name (NUL and the space, tab and LF cases above
+  // are their own classes): each byte before and after, rotating over the nine names.
+  for (int byte = 0x01; byte <= 0x20; ++byte) {
+    const int c = byte == 0x20 ? 0x7f : byte;
+    const std::string n = kCanonical[byte % 9], ch(1, static_cast<char>(c));
+    char code[8];
+    std::snprintf(code, sizeof code, "0x%02x", c);
+    add_reject(b, n + ch, "control", std::string("control byte ") + code + " after " + n);
+    add_reject(b, ch + n, "control", std::string("control byte ") + code + " before " + n);
+  }
+  add_reject(b, std::string(1, '\0') + "FP32", "nul", "leading NUL before FP32");
   add_reject(b, "", "empty", "empty name");
   add_reject(b, "Q4G64 F16S", "whitespace", "inner space instead of underscore");
   add_reject(b, "Q4G64-F16S", "component", "hyphen instead of underscore");

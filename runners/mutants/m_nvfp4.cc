@@ -1,6 +1,7 @@
 // NVFP4 mutants (spec 3.3): W = e2m1 * e4m3fn / d_w, block scales sign-zero finite E4M3FN words,
 // d_w finite and strictly positive, one scale per 16 along K.
 #include <cmath>
+#include <vector>
 
 #include "runners/mutants/geometry.h"
 #include "runners/mutants/mutant.h"
@@ -53,10 +54,28 @@ int dequantize_group_32(nc_format f, size_t rank, const uint64_t* shape, const u
   return NC_OK;
 }
 
+// A K that is not a multiple of 16 accepted as a short final block (the grouped schemes' partial
+// group of spec 4, which spec 3.3 does not give NVFP4): the tensor is padded to full blocks with
+// +0 codes and handed to the correct validator (every E2M1 code is valid, so no code index to map).
+int validate_tensor_partial_block(nc_format f, size_t rank, const uint64_t* shape, const uint32_t* c, size_t nc,
+                                  const uint32_t* s, size_t ns, const uint32_t* d, int32_t* rule, int64_t* where) {
+  if (!base().validate_tensor) return NC_EUNSUPPORTED;
+  const Geometry geo = geometry(rank, shape);
+  if (f != NC_FORMAT_NVFP4 || rank != 2 || !geo.ok || geo.k % 16 == 0 || nc != geo.rows * geo.k)
+    return base().validate_tensor(f, rank, shape, c, nc, s, ns, d, rule, where);
+  const uint64_t padded_k = ceil_div(geo.k, 16) * 16;
+  std::vector<uint32_t> codes(geo.rows * padded_k, 0);
+  for (uint64_t r = 0; r < geo.rows; ++r)
+    for (uint64_t k = 0; k < geo.k; ++k) codes[r * padded_k + k] = c[r * geo.k + k];
+  const uint64_t padded_shape[2] = {geo.rows, padded_k};
+  return base().validate_tensor(f, 2, padded_shape, codes.data(), codes.size(), s, ns, d, rule, where);
+}
+
 void install_multiply_divisor(nc_plugin_v1* t) { t->reconstruct = reconstruct_multiply_divisor; }
 void install_negative_zero_scale(nc_plugin_v1* t) { t->validate_word = validate_negative_zero_block_scale; }
 void install_divisor_finite_only(nc_plugin_v1* t) { t->validate_word = validate_divisor_finite_only; }
 void install_group_32(nc_plugin_v1* t) { t->dequantize = dequantize_group_32; }
+void install_partial_block(nc_plugin_v1* t) { t->validate_tensor = validate_tensor_partial_block; }
 
 }  // namespace
 
@@ -74,6 +93,9 @@ std::span<const Mutant> nvfp4_mutants() {
       {{"nvfp4-group-32", "nvfp4", "dequantize", "one block scale per 32 along K instead of 16",
         "dequantize.NVFP4", "-", "group 16"},
        install_group_32},
+      {{"nvfp4-partial-block", "nvfp4", "validate_tensor", "K not a multiple of 16 accepted with a short final block",
+        "validate-tensor.NVFP4", "partial-block", "partial block 16 shape"},
+       install_partial_block},
   };
   return kMutants;
 }

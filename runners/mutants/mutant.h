@@ -32,6 +32,7 @@ std::span<const Mutant> grouped_mutants();
 std::span<const Mutant> minifloat_mutants();
 std::span<const Mutant> nvfp4_mutants();
 std::span<const Mutant> fp8_row_mutants();
+std::span<const Mutant> tensor_mutants();
 std::span<const Mutant> direct_mutants();
 
 const Mutant* find_mutant(std::string_view name);
@@ -39,7 +40,7 @@ const Mutant* find_mutant(std::string_view name);
 template <class F>
 void for_each_mutant(F&& f) {
   for (auto area : {encoder_mutants(), grouped_mutants(), minifloat_mutants(), nvfp4_mutants(),
-                    fp8_row_mutants(), direct_mutants()})
+                    fp8_row_mutants(), tensor_mutants(), direct_mutants()})
     for (const Mutant& m : area) f(m);
 }
 

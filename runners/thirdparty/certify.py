@@ -136,6 +136,8 @@ def certify(a, table, impl, stride, out):
     cmd = [a.cli, "certify", "--target", table[impl], "--out", out, "--corpus", a.corpus,
            "--sweep", SWEEP_DOMAINS, "--stride", str(stride), "--jobs", str(a.jobs),
            "--timeout", str(TIMEOUT.get(impl, 10))]
+    if os.path.realpath(a.corpus) != os.path.realpath(os.path.join(SOURCE, "vectors")):
+        cmd.append("--allow-modified-corpus")  # a --corpus of its own (the tests' fixture) is not the official one
     run = subprocess.run(cmd, capture_output=True, text=True)
     if run.returncode not in (0, 1):  # 0 conformant, 1 not: both are certificates
         sys.stderr.write(run.stdout[-2000:] + run.stderr[-2000:])

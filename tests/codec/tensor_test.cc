@@ -124,17 +124,31 @@ TEST_CASE("grouped tensor validity: geometry and first violation", "[codec][tens
 }
 
 TEST_CASE("NVFP4 tensor validity: divisor first, no zero-scale rule", "[codec][tensor]") {
-  std::vector<uint32_t> codes(2 * 17, 0x7), scales(4, 0x38);
-  CHECK_FALSE(check(Format::NVFP4, {2, 17}, codes, scales, 0x3f800000));
+  std::vector<uint32_t> codes(2 * 32, 0x7), scales(4, 0x38);
+  CHECK_FALSE(check(Format::NVFP4, {2, 32}, codes, scales, 0x3f800000));
   scales[0] = 0;  // +0 block scale with nonzero codes is valid for NVFP4
-  CHECK_FALSE(check(Format::NVFP4, {2, 17}, codes, scales, 0x3f800000));
+  CHECK_FALSE(check(Format::NVFP4, {2, 32}, codes, scales, 0x3f800000));
   scales[1] = 0x80;
-  expect(check(Format::NVFP4, {2, 17}, codes, scales, 0x3f800000), Rule::ScaleNegative, Plane::Scales, 1);
-  expect(check(Format::NVFP4, {2, 17}, codes, scales, 0x00000000), Rule::Divisor, Plane::None, -1);
+  expect(check(Format::NVFP4, {2, 32}, codes, scales, 0x3f800000), Rule::ScaleNegative, Plane::Scales, 1);
+  expect(check(Format::NVFP4, {2, 32}, codes, scales, 0x00000000), Rule::Divisor, Plane::None, -1);
   // A missing divisor plane is a shape error, like any missing or extra plane (vectors/FORMAT.md,
   // rule precedence); a present but non-positive d_w breaks the divisor rule.
-  expect(check(Format::NVFP4, {2, 17}, codes, scales), Rule::Shape, Plane::None, -1);
-  expect(check(Format::NVFP4, {34}, codes, scales, 0x3f800000), Rule::Shape, Plane::None, -1);
+  expect(check(Format::NVFP4, {2, 32}, codes, scales), Rule::Shape, Plane::None, -1);
+  expect(check(Format::NVFP4, {64}, codes, scales, 0x3f800000), Rule::Shape, Plane::None, -1);
+}
+
+TEST_CASE("NVFP4 K must be a multiple of 16: no partial block (spec 3.3)", "[codec][tensor]") {
+  // [2, 17] with ceil(17/16) = 2 scales per row would be a "partial final block"; spec 3.3 says
+  // every K-axis group holds 16 codes, so it is a shape error before the bad divisor and scale.
+  std::vector<uint32_t> codes(2 * 17, 0x7), scales(4, 0x38);
+  expect(check(Format::NVFP4, {2, 17}, codes, scales, 0x3f800000), Rule::Shape, Plane::None, -1);
+  scales[1] = 0x80;
+  expect(check(Format::NVFP4, {2, 17}, codes, scales, 0x00000000), Rule::Shape, Plane::None, -1);
+  std::vector<uint32_t> one(1, 0x2), one_scale(1, 0x38);
+  expect(check(Format::NVFP4, {1, 1}, one, one_scale, 0x3f800000), Rule::Shape, Plane::None, -1);
+  std::vector<uint64_t> shape{1, 2};
+  std::vector<uint32_t> c2{0x7, 0xf}, s1{0x7e};
+  CHECK_FALSE(dequantize(Format::NVFP4, TensorView{shape, c2, s1, 0x40400000u}).ok());
 }
 
 TEST_CASE("FP8 row tensor validity", "[codec][tensor]") {
@@ -161,10 +175,12 @@ TEST_CASE("dequantize reconstructs every element with its own scale", "[codec][t
   CHECK(f32((*out)[63]) == 0.999755859375f);
   CHECK(f32((*out)[64]) == 1.99951171875f);
   CHECK(f32((*out)[65]) == -1.99951171875f);
-  std::vector<uint64_t> nshape{1, 2};
-  std::vector<uint32_t> ncodes{0x7, 0xf}, nscales{0x7e};
+  std::vector<uint64_t> nshape{1, 16};
+  std::vector<uint32_t> ncodes(16, 0x0), nscales{0x7e};
+  ncodes[0] = 0x7;
+  ncodes[1] = 0xf;
   auto nv = dequantize(Format::NVFP4, TensorView{nshape, ncodes, nscales, 0x40400000u});
   REQUIRE(nv.ok());
-  CHECK(f32((*nv)[0]) == 896.0f);
+  CHECK(f32((*nv)[0]) == 896.0f);  // 6 * 448 / 3
   CHECK(f32((*nv)[1]) == -896.0f);
 }

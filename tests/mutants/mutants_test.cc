@@ -169,7 +169,7 @@ TEST_CASE("catalogue: at least 30 distinct non-equivalent mutants, each document
 
 TEST_CASE("each mutant replaces exactly one entry point", "[mutants]") {
   static const nc_plugin_v1 marker{NC_PLUGIN_ABI_VERSION, "m", "0", nullptr, nullptr, nullptr, nullptr,
-                                   nullptr, nullptr, nullptr, nullptr};
+                                   nullptr, nullptr, nullptr, nullptr, nullptr};
   for_each_mutant([&](const Mutant& m) {
     INFO(m.info.name);
     const nc_plugin_v1 t = mutant_table(m, marker);
@@ -309,6 +309,38 @@ TEST_CASE("zero-scale-rule mutants accept what the spec rejects", "[mutants][gro
   CHECK(validate_tensor(table_of("fp8row-zero-scale-unchecked"), NC_FORMAT_FP8_E4M3FN_ROW_BF16S, {1, 2},
                         {0x80, 0x38}, {0x0000})
             .rule == NC_RULE_NONE);
+}
+
+// Whole-tensor order and bulk-path mutants (spec 3.3, 3.4, 4 to 6). Hand-derived expectations.
+TEST_CASE("tensor mutants differ from the spec", "[mutants][tensor][nvfp4]") {
+  const uint32_t one = 0x3f800000;
+  // NVFP4 [1, 17] with ceil(17/16) = 2 block scales: spec 3.3 gives every K-axis group 16 codes,
+  // so K = 17 is a shape error; the partial-block mutant accepts it.
+  const std::vector<uint32_t> c17(17, 0x2);
+  CHECK(validate_tensor(table_of("nvfp4-partial-block"), NC_FORMAT_NVFP4, {1, 17}, c17, {0x38, 0x38}, &one).rule ==
+        NC_RULE_NONE);
+  CHECK(validate_tensor(*correct(), NC_FORMAT_NVFP4, {1, 17}, c17, {0x38, 0x38}, &one).rule == NC_RULE_SHAPE);
+  // Q4 [1, 65]: group 0 has scale +0 and code 1 at c1 (zero-scale-codes), group 1 has scale -1
+  // (0xbc00, scale-negative at s1). Every scale is checked before any code: s1 is named; a one-pass
+  // validator reaches c1 first.
+  std::vector<uint32_t> q(65, 0);
+  q[1] = 0x1;
+  const Validity spec = validate_tensor(*correct(), NC_FORMAT_Q4G64_F16S, {1, 65}, q, {0x0000, 0xbc00});
+  CHECK(spec.rule == NC_RULE_SCALE_NEGATIVE);
+  CHECK(spec.where == 1);
+  const Validity one_pass = validate_tensor(table_of("tensor-one-pass-validator"), NC_FORMAT_Q4G64_F16S, {1, 65}, q,
+                                            {0x0000, 0xbc00});
+  CHECK(one_pass.rule == NC_RULE_ZERO_SCALE_CODES);
+  CHECK(one_pass.where == 1);
+  // FP8 row [1, 1]: code 0x38 (1.0) times BF16 scale 0x0040 (2^-127, subnormal) is 2^-127, the
+  // binary32 subnormal 0x00400000. FTZ gives +0; DAZ on the scale gives +0 too.
+  CHECK(dequantize(*correct(), NC_FORMAT_FP8_E4M3FN_ROW_BF16S, {1, 1}, {0x38}, {0x0040})[0] == 0x00400000);
+  CHECK(dequantize(table_of("tensor-dequantize-ftz"), NC_FORMAT_FP8_E4M3FN_ROW_BF16S, {1, 1}, {0x38}, {0x0040})[0] ==
+        0x00000000);
+  // Q4 [1, 1]: code 1 times binary16 scale 0x0001 (2^-24) is 2^-24 = 0x33800000; DAZ gives +0.
+  CHECK(dequantize(*correct(), NC_FORMAT_Q4G64_F16S, {1, 1}, {0x1}, {0x0001})[0] == 0x33800000);
+  CHECK(dequantize(table_of("tensor-dequantize-daz-scales"), NC_FORMAT_Q4G64_F16S, {1, 1}, {0x1}, {0x0001})[0] ==
+        0x00000000);
 }
 #endif
 

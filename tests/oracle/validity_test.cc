@@ -55,6 +55,12 @@ TEST_CASE("tensor validity: check order and locations", "[oracle][validity]") {
   CHECK(validate_tensor(Format::NVFP4, n).valid());
   n.shape = {16};
   CHECK(validate_tensor(Format::NVFP4, n).text() == "!shape@-");
+  // Spec 3.3: every K-axis group holds 16 code words, so K = 17 is a shape error even with the
+  // ceil(17/16) = 2 scales a partial final block would need, and before a bad divisor.
+  Tensor p{{1, 17}, std::vector<uint32_t>(17, 2), {0x38, 0x38}, 0x3f800000u};
+  CHECK(validate_tensor(Format::NVFP4, p).text() == "!shape@-");
+  p.divisor = 0x00000000u;
+  CHECK(validate_tensor(Format::NVFP4, p).text() == "!shape@-");
   // FP8 row: positive-zero row scale admits only signed zero codes
   Tensor r{{2, 2}, {0x80, 0x00, 0x01, 0x38}, {0x0000, 0x3f80}, std::nullopt};
   CHECK(validate_tensor(Format::FP8_E4M3FN_ROW_BF16S, r).valid());

@@ -1,0 +1,103 @@
+// Whole-tensor mutants common to the scaled formats (spec 3.3, 3.4, 4 to 6): the order in which a
+// validator visits the planes, and a bulk dequantize path that flushes subnormals.
+#include <algorithm>
+#include <vector>
+
+#include "runners/mutants/geometry.h"
+#include "runners/mutants/mutant.h"
+
+namespace nc::mutants {
+namespace {
+
+// Elements per scale along K (FP8 row: the whole row) and a valid nonzero scale word (1.0).
+bool scale_geometry(nc_format f, uint64_t k, uint64_t* span, uint32_t* one) {
+  int bits;
+  uint32_t group;
+  if (grouped_params(f, &bits, &group)) return *span = group, *one = 0x3c00u, true;
+  if (f == NC_FORMAT_NVFP4) return *span = 16, *one = 0x38u, true;
+  if (f == NC_FORMAT_FP8_E4M3FN_ROW_BF16S) return *span = k, *one = 0x3f80u, true;
+  return false;
+}
+
+// One pass over the groups: scale g, then the codes of g, then scale g + 1 ... instead of every
+// scale before any code. Each step asks the correct validator about a tensor holding only that
+// scale (and its codes) with every other scale 1.0 and every other code 0, so only the visiting
+// order differs; shape and divisor are still checked first.
+int validate_tensor_one_pass(nc_format f, size_t rank, const uint64_t* shape, const uint32_t* c, size_t nc,
+                             const uint32_t* s, size_t ns, const uint32_t* d, int32_t* rule, int64_t* where) {
+  if (!base().validate_tensor) return NC_EUNSUPPORTED;
+  const int rc = base().validate_tensor(f, rank, shape, c, nc, s, ns, d, rule, where);
+  const Geometry geo = geometry(rank, shape);
+  uint64_t span;
+  uint32_t one;
+  if (rc != NC_OK || *rule == NC_RULE_NONE || *rule == NC_RULE_SHAPE || *rule == NC_RULE_DIVISOR || !geo.ok ||
+      !scale_geometry(f, geo.k, &span, &one))
+    return rc;
+  const uint64_t per_row = ceil_div(geo.k, span);
+  std::vector<uint32_t> codes(nc, 0), scales(ns, one);
+  for (size_t j = 0; j < ns; ++j) {
+    const uint64_t first = (j / per_row) * geo.k + (j % per_row) * span;
+    const uint64_t end = std::min<uint64_t>(first + span, (j / per_row + 1) * geo.k);
+    scales[j] = s[j];
+    int r = base().validate_tensor(f, rank, shape, codes.data(), nc, scales.data(), ns, d, rule, where);
+    if (r != NC_OK || *rule != NC_RULE_NONE) return r;
+    for (uint64_t i = first; i < end; ++i) codes[i] = c[i];
+    r = base().validate_tensor(f, rank, shape, codes.data(), nc, scales.data(), ns, d, rule, where);
+    if (r != NC_OK || *rule != NC_RULE_NONE) return r;
+    for (uint64_t i = first; i < end; ++i) codes[i] = 0;
+    scales[j] = one;
+  }
+  return base().validate_tensor(f, rank, shape, c, nc, s, ns, d, rule, where);
+}
+
+// A bulk path with flush-to-zero on: every binary32 subnormal result becomes a zero of its sign.
+int dequantize_ftz(nc_format f, size_t rank, const uint64_t* shape, const uint32_t* c, size_t nc, const uint32_t* s,
+                   size_t ns, const uint32_t* d, uint32_t* out) {
+  if (!base().dequantize) return NC_EUNSUPPORTED;
+  const int rc = base().dequantize(f, rank, shape, c, nc, s, ns, d, out);
+  if (rc == NC_OK)
+    for (size_t i = 0; i < nc; ++i)
+      if ((out[i] & 0x7f800000u) == 0) out[i] &= 0x80000000u;
+  return rc;
+}
+
+// A bulk path with denormals-are-zero on: subnormal scale words (binary16, E4M3FN or BF16) read as +0.
+bool subnormal_scale(nc_format f, uint32_t w) {
+  int bits;
+  uint32_t group;
+  if (grouped_params(f, &bits, &group)) return (w & 0x7c00u) == 0 && (w & 0x03ffu) != 0;
+  if (f == NC_FORMAT_NVFP4) return (w & 0x78u) == 0 && (w & 0x07u) != 0;
+  return (w & 0x7f80u) == 0 && (w & 0x007fu) != 0;
+}
+int dequantize_daz_scales(nc_format f, size_t rank, const uint64_t* shape, const uint32_t* c, size_t nc,
+                          const uint32_t* s, size_t ns, const uint32_t* d, uint32_t* out) {
+  if (!base().dequantize) return NC_EUNSUPPORTED;
+  std::vector<uint32_t> scales(s, s + ns);
+  for (uint32_t& w : scales)
+    if (subnormal_scale(f, w)) w = 0;
+  return base().dequantize(f, rank, shape, c, nc, scales.data(), ns, d, out);
+}
+
+void install_one_pass(nc_plugin_v1* t) { t->validate_tensor = validate_tensor_one_pass; }
+void install_ftz(nc_plugin_v1* t) { t->dequantize = dequantize_ftz; }
+void install_daz_scales(nc_plugin_v1* t) { t->dequantize = dequantize_daz_scales; }
+
+}  // namespace
+
+std::span<const Mutant> tensor_mutants() {
+  static const Mutant kMutants[] = {
+      {{"tensor-one-pass-validator", "tensor", "validate_tensor",
+        "one pass per group (scale g, codes of g, scale g+1) instead of every scale before any code",
+        "validate-tensor.*", "cross-group-order", "order"},
+       install_one_pass},
+      {{"tensor-dequantize-ftz", "tensor", "dequantize", "subnormal binary32 results flushed to zero",
+        "dequantize.NVFP4 dequantize.FP8_E4M3FN_ROW_BF16S", "subnormal-result", "subnormal"},
+       install_ftz},
+      {{"tensor-dequantize-daz-scales", "tensor", "dequantize", "subnormal scale words read as zero",
+        "dequantize.*", "subnormal-scale", "subnormal"},
+       install_daz_scales},
+  };
+  return kMutants;
+}
+
+}  // namespace nc::mutants
