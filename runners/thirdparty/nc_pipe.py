@@ -1,10 +1,12 @@
 """The pipe protocol (runners/PIPE.md) loop shared by the Python adapters, text and binary batches.
 
-An adapter supplies its name, version and a dict of request handlers for `decode` and `convert`:
-op -> (selectors, fn). fn(selector, words) takes the input words as a numpy uint32 array and
+An adapter supplies its name, version and a dict of request handlers: op -> (selectors, fn).
+For `decode` and `convert`, fn(selector, words) takes the input words as a numpy uint32 array and
 returns the result words as an unsigned array: binary32 bits for decode (the float word types,
 every word valid), the destination word for convert. This module does the framing both ways, so
-each adapter holds only its library's conventions.
+each adapter holds only its library's conventions. Any other op (`reconstruct`, `dequantize`) is
+text only: fn(selector, tokens) takes the request's tokens after the selector and returns the
+response tokens (strings) after `ok`.
 
 numpy (and each adapter's library) is imported on the first request that needs it, not at
 start-up: the runner starts a fresh adapter per suite, and most suites are requests these
@@ -15,6 +17,10 @@ import sys
 # Result width in hex digits of a text response, by op and selector (the corpus vocabulary).
 CONVERT_DIGITS = {"F32_TO_BF16_RNE": 4, "F32_TO_F16_RNE": 4, "F32_TO_E4M3FN_RNE_SATFINITE": 2,
                   "F32_TO_E4M3FN_RNE_OVF_NAN": 2, "F32_TO_E2M1_RNE_SATFINITE": 1}
+
+
+class UnsupportedRequest(Exception):
+    """Raised by a token handler for a request its library cannot express: answered `unsupported`."""
 
 
 def digits(op, selector):
@@ -30,6 +36,9 @@ def run(handlers, op, selector, words):
 
 def text_reply(handlers, op, args):
     import numpy as np
+    if op not in ("decode", "convert"):  # token handlers: reconstruct, dequantize
+        with np.errstate(all="ignore"):
+            return " ".join(["ok"] + list(handlers[op][1](args[0], args[1:])))
     words = np.array([int(t, 16) for t in args[1:]], dtype=np.uint32)
     width = "0%dx" % digits(op, args[0])
     return " ".join(["ok"] + [format(w, width) for w in run(handlers, op, args[0], words).tolist()])
@@ -58,13 +67,15 @@ def serve(name, version, handlers):
                 reply = ("ok %s %s" % (name, version)).encode()
             elif op == "binary" and args == ["1"]:
                 reply = b"ok"
-            elif op in handlers and args and args[0] in handlers[op][0]:
+            elif op in handlers and args and args[0] in handlers[op][0] and (not binary or op in ("decode", "convert")):
                 if binary:
                     reply = binary_reply(handlers, op, args[0], payload)
                 else:
                     reply = text_reply(handlers, op, args).encode()
             else:
                 reply = b"unsupported"
+        except UnsupportedRequest:
+            reply = b"unsupported"
         except Exception as e:  # one bad request must not kill the session
             reply = ("error " + " ".join(("%s: %s" % (type(e).__name__, e)).split())).encode()
         out.write(reply if reply.startswith(b"ok\n") else reply + b"\n")

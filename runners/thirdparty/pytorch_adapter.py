@@ -1,0 +1,75 @@
+"""PyTorch CPU dtype conversions (Tensor.to) as a pipe adapter (runners/PIPE.md).
+
+    pytorch_adapter.py contiguous   # name `pytorch`: dense 1-D tensors (the vectorized copy kernel)
+    pytorch_adapter.py strided      # name `pytorch-strided`: every other element of a buffer twice
+                                    # the size, so TensorIterator takes its non-contiguous loop
+
+Conventions of this library, isolated here:
+- float32 -> bfloat16 / float16 / float8_e4m3fn is `Tensor.to(dtype)`; decode is `.to(float32)`
+  of a tensor whose bits were set through an integer view (a reinterpretation, no conversion).
+- float8_e4m3fn conversion saturates: overflow and infinity become +-448 (c10's
+  fp8e4m3fn_from_fp32_value), so it is offered as F32_TO_E4M3FN_RNE_SATFINITE; there is no
+  non-saturating cast.
+- float4_e2m1fn_x2 is a packed storage type without conversion kernels in this version
+  (`copy_kernel not implemented`), so E2M1 is not provided.
+Run with the project venv's python.
+"""
+import functools
+import importlib.metadata as md
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nc_pipe  # noqa: E402
+
+DECODE_TYPES = ("BF16", "F16", "E4M3FN")
+RECIPES = ("F32_TO_BF16_RNE", "F32_TO_F16_RNE", "F32_TO_E4M3FN_RNE_SATFINITE")
+STRIDED = len(sys.argv) > 1 and sys.argv[1] == "strided"
+
+
+@functools.lru_cache(maxsize=None)
+def tables():
+    """word type -> (integer storage dtype, float dtype); recipe -> (float dtype, storage, mask)."""
+    import torch
+    torch.set_num_threads(1)  # one adapter process per sweep thread already
+    decode = {"BF16": (torch.int16, torch.bfloat16), "F16": (torch.int16, torch.float16),
+              "E4M3FN": (torch.uint8, torch.float8_e4m3fn)}
+    convert = {"F32_TO_BF16_RNE": (torch.bfloat16, torch.int16, 0xFFFF),
+               "F32_TO_F16_RNE": (torch.float16, torch.int16, 0xFFFF),
+               "F32_TO_E4M3FN_RNE_SATFINITE": (torch.float8_e4m3fn, torch.uint8, 0xFF)}
+    return decode, convert
+
+
+def layout(t):
+    """t itself, or (strided) a view of every other element of a buffer holding t's bits (a
+    one-element view is contiguous whatever its stride: torch takes the dense path for it)."""
+    if not STRIDED:
+        return t
+    import torch
+    buf = torch.zeros(2 * t.numel(), dtype=t.dtype)
+    buf[::2] = t
+    return buf[::2]
+
+
+def decode(word_type, words):
+    import numpy as np
+    import torch
+    storage, dtype = tables()[0][word_type]
+    bits = torch.from_numpy(words.astype(np.int64)).to(storage)  # integer narrowing keeps the low bits
+    out = layout(bits.view(dtype)).to(torch.float32)
+    return out.contiguous().view(torch.int32).numpy().view(np.uint32)
+
+
+def convert(recipe, words):
+    import numpy as np
+    import torch
+    dtype, storage, mask = tables()[1][recipe]
+    src = layout(torch.from_numpy(words.view(np.float32).copy()))
+    out = src.to(dtype).contiguous().view(storage)
+    return out.to(torch.int64).numpy().astype(np.uint32) & mask
+
+
+if __name__ == "__main__":
+    version = "%s+numpy-%s" % (md.version("torch"), md.version("numpy"))
+    nc_pipe.serve("pytorch-strided" if STRIDED else "pytorch", version,
+                  {"decode": (DECODE_TYPES, decode), "convert": (RECIPES, convert)})

@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Speaks the pipe protocol (runners/PIPE.md) to one ML framework adapter and checks hand-derived
+spec values (the derivations of spec_cases.h and docs/recipes.md "Boundaries, worked by hand")
+for every capability it offers, the capabilities it must decline, each documented departure
+(so a change in the framework shows up), and the binary framing the sweeps use.
+
+usage: framework_adapters_test.py SOURCE_DIR ADAPTER
+ADAPTER: pytorch pytorch-strided jax openvino onnxruntime onnx-reference torchao
+exit 77 = skipped: no .venv, or the venv cannot import the framework (the reason is printed).
+"""
+import os
+import struct
+import subprocess
+import sys
+
+# Spec 3.1/3.3 and docs/recipes.md, by capability: (request, expected tokens).
+SPEC = {
+    "decode E4M3FN": ("decode E4M3FN 7e fe 01 07 08 38 00 80",
+                      "43e00000 c3e00000 3b000000 3c600000 3c800000 3f800000 00000000 80000000"),
+    "decode E2M1": ("decode E2M1 0 1 2 3 4 5 6 7 8 f",
+                    "00000000 3f000000 3f800000 3fc00000 40000000 40400000 40800000 40c00000 80000000 c0c00000"),
+    "decode BF16": ("decode BF16 3f80 0001 8000 7f80 ff7f", "3f800000 00010000 80000000 7f800000 ff7f0000"),
+    "decode F16": ("decode F16 3c00 0001 03ff 7bff fc00 8000",
+                   "3f800000 33800000 387fc000 477fe000 ff800000 80000000"),
+    # ties to even both ways, a sticky bit above and below the tie, overflow, -inf, subnormals, -0
+    "convert F32_TO_BF16_RNE": ("convert F32_TO_BF16_RNE 3f808000 3f818000 3f808001 3f807fff 7f7fffff ff800000 00010000 00008001 80000000",
+                                "3f80 3f82 3f81 3f80 7f80 ff80 0001 0001 8000"),
+    # 464 is the tie between 448 and 480 (even: 448); just above it overflows
+    "convert F32_TO_E4M3FN_RNE_OVF_NAN": ("convert F32_TO_E4M3FN_RNE_OVF_NAN 3f800000 43e00000 43e7ffff 43e80000 43e80001 c3fa0000 7f800000 ff800000",
+                                          "38 7e 7e 7e 7f ff 7f ff"),
+    "convert F32_TO_E4M3FN_RNE_SATFINITE": ("convert F32_TO_E4M3FN_RNE_SATFINITE 3f800000 43fa0000 7f800000 ff800000 43e80000 3a800000 3b400000 3ac00000 80000000",
+                                            "38 7e 7e fe 7e 00 02 01 80"),
+    "convert F32_TO_E2M1_RNE_SATFINITE": ("convert F32_TO_E2M1_RNE_SATFINITE 40a00000 40200000 3f400000 3e800000 4e6e6b28 ff800000 80000000",
+                                          "6 4 2 0 7 f 8"),
+    "convert F32_TO_F16_RNE": ("convert F32_TO_F16_RNE 3f800000 477ff000 477fefff 33000000 33000001 33c00000 ff800000 80000000",
+                               "3c00 7c00 7bff 0000 0001 0002 fc00 8000"),
+    # FP8 row (spec 3.4): c32 * s32, one rounding: 1*1, 448*2, 2^-9*1, -1*2^-126 (BF16 0x0080)
+    "reconstruct FP8_E4M3FN_ROW_BF16S": ("reconstruct FP8_E4M3FN_ROW_BF16S 38:3f80 7e:4000 01:3f80 b8:0080",
+                                         "3f800000 44600000 3b000000 80800000"),
+    # rows scaled by 2 and 0.5: 1, -1; 2 (0x40), +0
+    "dequantize FP8_E4M3FN_ROW_BF16S": ("dequantize FP8_E4M3FN_ROW_BF16S 2x2 38,b8,40,00 4000,3f00 -",
+                                        "40000000,c0000000,3f800000,00000000"),
+    # NVFP4 (spec 3.3): e2m1 * e4m3 / d_w. 0.5 * 1 / 1; 6 * 448 / 1; 1 * 1 / 16 (exact quotients)
+    "reconstruct NVFP4": ("reconstruct NVFP4 1:38:3f800000 7:7e:3f800000 2:38:41800000",
+                          "3f000000 45280000 3d800000"),
+    # a 1x16 block, scale 1 (0x38), d_w = 2: every e2m1 value halved (exact)
+    "dequantize NVFP4": ("dequantize NVFP4 1x16 0,1,2,3,4,5,6,7,8,9,a,b,c,d,e,f 38 40000000",
+                         "00000000,3e800000,3f000000,3f400000,3f800000,3fc00000,40000000,40400000,"
+                         "80000000,be800000,bf000000,bf400000,bf800000,bfc00000,c0000000,c0400000"),
+}
+CONVERTS_16 = ["convert F32_TO_BF16_RNE", "convert F32_TO_F16_RNE"]
+DECODES_8 = ["decode BF16", "decode F16", "decode E4M3FN"]
+
+# ADAPTER -> (script and args, module, hello name, capabilities, capabilities it must decline,
+#             documented departures: (request, tokens) as the framework answers them)
+ADAPTERS = {
+    "pytorch": (["pytorch_adapter.py", "contiguous"], "torch", "pytorch",
+                DECODES_8 + CONVERTS_16 + ["convert F32_TO_E4M3FN_RNE_SATFINITE"],
+                ["decode E2M1", "convert F32_TO_E4M3FN_RNE_OVF_NAN", "convert F32_TO_E2M1_RNE_SATFINITE"],
+                # NaN: the vectorized BF16 kernel gives 0xffff whatever the sign; F16 decode canonical
+                [("convert F32_TO_BF16_RNE 7fc00000 ffc00000", "ffff ffff"), ("decode F16 7c01 7c01", "7fffffff 7fffffff")]),
+    "pytorch-strided": (["pytorch_adapter.py", "strided"], "torch", "pytorch-strided",
+                        DECODES_8 + CONVERTS_16 + ["convert F32_TO_E4M3FN_RNE_SATFINITE"],
+                        ["decode E2M1", "convert F32_TO_E4M3FN_RNE_OVF_NAN"],
+                        # the scalar path: 0x7fc0 for both signs; F16 decode quiets, keeping the payload
+                        [("convert F32_TO_BF16_RNE 7fc00000 ffc00000", "7fc0 7fc0"), ("decode F16 7c01 7c01", "7fc02000 7fc02000")]),
+    "jax": (["jax_adapter.py"], "jax", "jax",
+            DECODES_8 + ["decode E2M1"] + CONVERTS_16 + ["convert F32_TO_E4M3FN_RNE_OVF_NAN", "convert F32_TO_E2M1_RNE_SATFINITE"],
+            ["convert F32_TO_E4M3FN_RNE_SATFINITE"],
+            # E2M1 has no NaN: XLA maps every NaN to -0 (0x8), the recipe to 0x7 / 0xf
+            [("convert F32_TO_E2M1_RNE_SATFINITE 7fc00000 ffc00000", "8 8")]),
+    "openvino": (["openvino_adapter.py"], "openvino", "openvino",
+                 DECODES_8 + ["decode E2M1", "convert F32_TO_F16_RNE", "convert F32_TO_E2M1_RNE_SATFINITE"],
+                 ["convert F32_TO_E4M3FN_RNE_SATFINITE"],
+                 # BF16 drops the sticky bits below the tie, can turn a NaN into infinity or carry
+                 # it into -0; f8e4m3 rounds twice (spec: 01, 01) and saturates (464, 480)
+                 [("convert F32_TO_BF16_RNE 3f808001 7f800001 7fff800a", "3f80 7f80 8000"),
+                  ("convert F32_TO_E4M3FN_RNE_OVF_NAN 3b3ff017 3a800027", "02 00"),
+                  ("convert F32_TO_E4M3FN_RNE_OVF_NAN 43e80001 43f00000 7f800000", "7e 7f 7f")]),
+    "onnxruntime": (["onnx_adapter.py", "runtime"], "onnxruntime", "onnxruntime",
+                    DECODES_8 + CONVERTS_16 + ["convert F32_TO_E4M3FN_RNE_SATFINITE", "convert F32_TO_E4M3FN_RNE_OVF_NAN",
+                                               "reconstruct FP8_E4M3FN_ROW_BF16S", "dequantize FP8_E4M3FN_ROW_BF16S"],
+                    ["decode E2M1", "convert F32_TO_E2M1_RNE_SATFINITE", "reconstruct NVFP4"],
+                    # DequantizeLinear has no validity rules: the NaN code 0x7f dequantizes to NaN;
+                    # Cast saturate=0 saturates [480, 496) instead of overflowing to NaN
+                    [("reconstruct FP8_E4M3FN_ROW_BF16S 7f:3f80", "7fc00000"),
+                     ("convert F32_TO_E4M3FN_RNE_OVF_NAN 43f00000 c3f7ffff 43f80000", "7e fe 7f")]),
+    "onnx-reference": (["onnx_adapter.py", "reference"], "onnx", "onnx-reference",
+                       DECODES_8 + ["decode E2M1"] + CONVERTS_16 +
+                       ["convert F32_TO_E4M3FN_RNE_SATFINITE", "convert F32_TO_E4M3FN_RNE_OVF_NAN",
+                        "convert F32_TO_E2M1_RNE_SATFINITE", "reconstruct FP8_E4M3FN_ROW_BF16S",
+                        "dequantize FP8_E4M3FN_ROW_BF16S"],
+                       ["reconstruct NVFP4"],
+                       # F16 keeps a signalling NaN signalling (recipe: quiet bit forced)
+                       [("convert F32_TO_F16_RNE 7fa00000", "7d00")]),
+    "torchao": (["torchao_adapter.py"], "torchao", "torchao",
+                ["decode E2M1", "reconstruct NVFP4", "dequantize NVFP4"],
+                ["decode BF16", "convert F32_TO_BF16_RNE", "reconstruct FP8_E4M3FN_ROW_BF16S"],
+                # multiply by float32(1/d_w) after rounding P * e4m3: 0.5 * 1.75 / 1.5 is 0x3f155555
+                # correctly rounded, torchao 0x3f155556; a subnormal d_w makes P infinite:
+                # 0 * inf = NaN; K = 1 is not a whole block (unsupported)
+                [("reconstruct NVFP4 1:3e:3fc00000 8:27:00000001", "3f155556 ffc00000"),
+                 ("dequantize NVFP4 1x1 a 7e 3fc00000", None)]),
+}
+
+src, which = sys.argv[1], sys.argv[2]
+script, module, name, provides, declines, departures = ADAPTERS[which]
+python = os.path.join(src, ".venv", "bin", "python")
+if not os.access(python, os.X_OK):
+    print("SKIPPED: no %s; run scripts/install-thirdparty" % python)
+    sys.exit(77)
+probe = subprocess.run([python, "-c", "import " + module], capture_output=True, text=True)
+if probe.returncode:
+    print("SKIPPED: the venv cannot import %s (%s); run scripts/install-thirdparty" %
+          (module, (probe.stderr.strip().splitlines() or ["?"])[-1]))
+    sys.exit(77)
+
+cases = [SPEC[c] for c in provides] + [(SPEC[c][0], None) for c in declines] + departures
+cases += [("frobnicate 1", None), ("encode Q4G64_F16S FP32 1x2 3f800000,bf000000", None)]
+cmd = [python, os.path.join(src, "runners", "thirdparty", script[0])] + script[1:]
+passed = failed = 0
+
+
+def check(ok, what):
+    global passed, failed
+    passed, failed = passed + ok, failed + (not ok)
+    if not ok:
+        print("FAIL:", what)
+
+
+requests = ["hello 1"] + [r for r, _ in cases]
+proc = subprocess.run(cmd, input="".join(r + "\n" for r in requests), capture_output=True, text=True, timeout=240)
+lines = proc.stdout.splitlines()
+check(proc.returncode == 0, "exit status %d: %s" % (proc.returncode, proc.stderr[-500:]))
+check(len(lines) == len(requests), "answered %d lines for %d requests" % (len(lines), len(requests)))
+hello = lines[0].split(" ") if lines else []
+check(len(hello) == 3 and hello[:2] == ["ok", name], "hello: %r" % lines[:1])
+for (request, expect), got in zip(cases, lines[1:]):
+    want = "unsupported" if expect is None else "ok " + expect
+    check(got == want, "%s\n  want %s\n  got  %s" % (request, want, got))
+
+
+def words_le(tokens):
+    return b"".join(struct.pack("<I", int(t, 16)) for t in tokens.split())
+
+
+# The same word cases in binary batches (PIPE.md): `ok` + words (+ validity bytes for decode); an
+# unsupported batch's payload is consumed; token requests stay text only.
+word_cases = [(r, e) for r, e in cases if r.split(" ")[0] in ("decode", "convert")]
+stream = b"hello 1\nbinary 1\n"
+for request, _ in word_cases:
+    op, selector, *words = request.split(" ")
+    stream += ("bin %s %s %d\n" % (op, selector, len(words))).encode() + words_le(" ".join(words))
+proc = subprocess.run(cmd, input=stream + b"hello 1\n", capture_output=True, timeout=240)
+out = proc.stdout
+check(proc.returncode == 0, "binary session exit status %d: %s" % (proc.returncode, proc.stderr[-500:]))
+first = out.split(b"\n", 1)[0]
+out = out[len(first) + 1:]
+check(out.startswith(b"ok\n"), "binary 1 answered %r" % out[:20])
+out = out[3:]
+for request, expect in word_cases:
+    n = len(request.split(" ")) - 2
+    want = b"unsupported\n" if expect is None else \
+        b"ok\n" + words_le(expect) + (b"\x01" * n if request.startswith("decode") else b"")
+    check(out[:len(want)] == want, "bin %s\n  want %r\n  got  %r" % (request, want, out[:len(want)]))
+    out = out[len(want):]
+check(out.startswith(b"ok " + name.encode()), "the session after the binary batches: %r" % out[:40])
+
+print("%s: %d passed, %d failed" % (which, passed, failed))
+sys.exit(1 if failed else 0)
