@@ -82,7 +82,7 @@ TEST_CASE("a verdict names what it covers and what the target did not provide", 
   CHECK(verdict_line(r, true) == "CONFORMANT for all 2 suites (65552 cases)");
 }
 
-TEST_CASE("--require makes a capability the target does not provide a failure", "[scope]") {
+TEST_CASE("a --require list makes a capability the target does not provide a failure", "[scope]") {
   ReplayResult r;
   r.suites = {suite("decode.E2M1", Capability::Decode, 16, 0), suite("decode.BF16", Capability::Decode, 0, 65536),
               suite("convert.F32_TO_BF16_RNE", Capability::Convert, 10750, 0)};
