@@ -113,6 +113,14 @@ void recipe_build(SuiteBuilder& b) {
     uint32_t at_max = oracle::round_f32(ctx, vmax);
     for (uint32_t w : {at_max, at_max + 1, over_mid - 1, over_mid, over_mid + 1, over_mid + 0x800000u, 0x7f7fffffu})
       add(ssign | w, {"overflow"});
+    // Past the midpoint: one destination ulp past the maximum (what the top word would encode were
+    // it finite, E4M3FN's NaN 0x7f) and the midpoint after it, with the binary32 word just below
+    // that midpoint. An implementation that rounds such values to the top finite word, or treats
+    // the top word as finite, passes every record above and fails these.
+    const uint32_t past_one = oracle::round_f32(ctx, vmax + (vmax - vprev));
+    const uint32_t past_mid = oracle::round_f32(ctx, vmax + 3 * (vmax - vprev) / 2);
+    for (uint32_t w : {past_one, past_mid - 1, past_mid})  // BF16: past binary32's range, nothing new
+      if (w < 0x7f7fffffu) add(ssign | w, {"overflow"});
     add(ssign | 0x7f800000u, {"inf"});
     add(ssign, {"zero"});
     add(ssign | 0x00000001u, {"underflow"});
