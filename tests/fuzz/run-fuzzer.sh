@@ -19,8 +19,9 @@ case $kind in
     # Whole small suites, and the header plus the first records of every suite.
     for f in "$vectors"/*.vec.zst; do
       s=$(basename "$f" .vec.zst)
-      zstd -q -dc "$f" | head -n 48 >"$seeds/$s.head"
-      [ "$(stat -c %s "$f")" -lt 8000 ] && zstd -q -dc "$f" >"$seeds/$s.whole"
+      zstd -q -dc "$f" >"$work/text"
+      head -n 48 "$work/text" >"$seeds/$s.head"
+      if [ "$(stat -c %s "$work/text")" -lt 16384 ]; then mv "$work/text" "$seeds/$s.whole"; fi
     done
     max_len=16384 ;;
   manifest)
