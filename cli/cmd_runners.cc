@@ -41,6 +41,9 @@ const char kCertifyUsage[] =
     "  --stride S       sample 1 input in S of the domains over 2^24 inputs (the binary32\n"
     "                   conversions); smaller domains are always swept whole\n"
     "  --jobs N         sweep threads (default: number of cores)\n"
+    "  --sweep-report F certify on the sweep reports in F too (repeatable): whole-domain reports of\n"
+    "                   this target, as sweep --json or merge --json of all shards write them\n"
+    "                   (docs/scale-out.md)\n"
     "exit 0 conformant, 1 not conformant, 2 usage or corpus error\n";
 
 struct Args {
@@ -49,6 +52,7 @@ struct Args {
   double timeout = 10;
   size_t max_failures = 10;
   std::vector<std::string> sweep;  // certify --sweep: domain names
+  std::vector<std::string> sweep_reports;  // certify --sweep-report: files
   uint64_t stride = 1;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
 };
@@ -74,7 +78,8 @@ bool parse_args(int argc, char** argv, bool certify, Args* a) {
       if (a->sweep.empty())
         return std::fprintf(stderr, "ninfer-conform certify: unknown sweep domain '%s' (see sweep --list)\n", bad.c_str()),
                false;
-    } else if (k == "--stride" && certify && parse_dec(v, &n) && n > 0) a->stride = uint64_t(n);
+    } else if (k == "--sweep-report" && certify) a->sweep_reports.push_back(v);
+    else if (k == "--stride" && certify && parse_dec(v, &n) && n > 0) a->stride = uint64_t(n);
     else if (k == "--jobs" && certify && parse_dec(v, &n) && n > 0) a->jobs = unsigned(n);
     else if (certify) return std::fprintf(stderr, "ninfer-conform certify: unknown option '%s'\n", k.c_str()), false;
     else if (k == "--suite") a->suite = v;
@@ -149,6 +154,22 @@ int certify_command(int argc, char** argv) {
     std::string why;
     if (!sweep::sweep_target(a.target, {domain}, o, a.timeout, &sweeps, &why))
       return std::fprintf(stderr, "ninfer-conform certify: cannot sweep: %s\n", why.c_str()), kExitUsage;
+  }
+  for (const std::string& file : a.sweep_reports) {
+    std::vector<sweep::Report> reports;
+    std::string why;
+    if (!sweep::read_reports(file, &reports, &why))
+      return std::fprintf(stderr, "ninfer-conform certify: %s\n", why.c_str()), kExitUsage;
+    for (sweep::Report& s : reports) {
+      std::string wrong = s.shard.count != 1 ? "only shard " + std::to_string(s.shard.index) + "/" + std::to_string(s.shard.count)
+                          : s.target != named_plugin_target(a.target) ? "of target " + s.target
+                                                                     : "";
+      if (!wrong.empty())
+        return std::fprintf(stderr, "ninfer-conform certify: %s: %s is %s, not a whole-domain report of %s (merge --json the shards)\n",
+                            file.c_str(), s.domain.c_str(), wrong.c_str(), a.target.c_str()),
+               kExitUsage;
+      sweeps.push_back({s.domain, std::move(s), ""});
+    }
   }
   mkdir(a.out.c_str(), 0777);
   char stamp[32];

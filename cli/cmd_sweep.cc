@@ -7,12 +7,12 @@
 #include <cstring>
 #include <fstream>
 #include <thread>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "cli/command.h"
 #include "runners/sweep/findings.h"
+#include "runners/sweep/shard.h"
 #include "runners/sweep/sweep.h"
 #include "runners/sweep/sweep_target.h"
 
@@ -30,7 +30,12 @@ const char* kSweepUsage =
     "                    decode domains only)\n"
     "  --timeout S       seconds a pipe adapter may take to answer one batch (default 10)\n"
     "  --jobs N          worker threads (default: number of cores)\n"
-    "  --shard K/N       run shard K (0-based) of N; default from GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS\n"
+    "  --shard K/N       run shard K (0-based) of N: the contiguous index range [K*size/N, (K+1)*size/N)\n"
+    "                    of each domain. Without it, the task index and count a scheduler sets:\n"
+    "                    SLURM_ARRAY_TASK_ID/_MIN/_MAX/_STEP/_COUNT, JOB_COMPLETION_INDEX with\n"
+    "                    JOB_COMPLETIONS, CI_NODE_INDEX (1-based)/CI_NODE_TOTAL, CIRCLE_NODE_INDEX/_TOTAL,\n"
+    "                    BUILDKITE_PARALLEL_JOB/_COUNT, GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS\n"
+    "                    (docs/scale-out.md); two that disagree are a usage error\n"
     "  --stride S        sample every S-th input (the report states the coverage)\n"
     "  --keep N          first mismatches kept per class (default 16)\n"
     "  --groups N        random groups per scheme in the encode.* domains (default 65536)\n"
@@ -44,7 +49,13 @@ const char* kSweepUsage =
 
 const char* kMergeUsage =
     "usage: ninfer-conform merge REPORT.json... [--json OUT]\n"
-    "Joins the shard reports of one sweep into the report of the unsharded run.\n";
+    "Joins the shard reports of one sweep (each file a report or an array of them, as sweep --json\n"
+    "writes) into the reports of the unsharded run, one per domain; --json writes them as sweep\n"
+    "would have (an array for several domains).\n"
+    "Refused (exit 2, naming the files): missing, duplicated or overlapping shards; shards of\n"
+    "another target, reference build, stride or domain size; a shard that judged nothing and\n"
+    "carries only a target error.\n"
+    "exit: 0 no mismatch, 1 mismatches or target failure, 2 usage error or refused shards\n";
 
 bool parse_u64(const char* s, uint64_t* out) {
   char* end = nullptr;
@@ -55,22 +66,17 @@ bool parse_u64(const char* s, uint64_t* out) {
   return true;
 }
 
-bool parse_shard(const std::string& s, sweep::Shard* out) {
-  size_t slash = s.find('/');
-  if (slash == std::string::npos) return false;
-  uint64_t k, n;
-  if (!parse_u64(s.substr(0, slash).c_str(), &k) || !parse_u64(s.substr(slash + 1).c_str(), &n)) return false;
-  if (n == 0 || k >= n) return false;
-  *out = {k, n};
-  return true;
-}
-
 void print_summary(const sweep::Report& r) {
   double coverage = r.domain_size ? 100.0 * double(r.tally.covered) / double(r.domain_size) : 0;
   std::string declined;
   if (r.tally.unsupported) declined += "  " + std::to_string(r.tally.unsupported) + " unsupported";
   if (r.tally.errored) declined += "  " + std::to_string(r.tally.errored) + " in failed batches";
-  std::printf("%-36s %12lu inputs (%.4g%% of the domain)  %lu mismatches%s\n", r.domain.c_str(),
+  std::string name = r.domain;
+  if (r.shard.count > 1) {
+    auto [begin, end] = sweep::shard_range(r.domain_size, r.shard);
+    name += " [shard " + sweep::shard_text(r.shard) + ": " + std::to_string(begin) + ".." + std::to_string(end) + "]";
+  }
+  std::printf("%-36s %12lu inputs (%.4g%% of the domain)  %lu mismatches%s\n", name.c_str(),
               r.tally.covered, coverage, r.tally.mismatches(), declined.c_str());
   for (const auto& [k, v] : r.tally.class_counts) std::printf("    %-40s %lu\n", k.c_str(), v);
   for (const auto& [k, v] : r.tally.accepted)
@@ -82,6 +88,14 @@ void print_summary(const sweep::Report& r) {
                 m.expected.c_str(), m.actual.c_str(), m.mismatch_class.c_str());
   }
   if (!r.tally.target_error.empty()) std::printf("    target error: %s\n", r.tally.target_error.c_str());
+}
+
+// One report as it is; several as a JSON array (merge reads both).
+std::string reports_json(const std::vector<std::string>& jsons) {
+  if (jsons.size() == 1) return jsons[0];
+  std::string s = "[\n";
+  for (size_t i = 0; i < jsons.size(); ++i) s += (i ? ",\n" : "") + jsons[i];
+  return s + "]\n";
 }
 
 bool write_file(const std::string& path, const std::string& text) {
@@ -103,12 +117,7 @@ int sweep_command(int argc, char** argv) {
   sweep::Options opts;
   double timeout_s = 10;
   opts.jobs = std::max(1u, std::thread::hardware_concurrency());
-  if (const char* k = std::getenv("GTEST_SHARD_INDEX"))
-    if (const char* n = std::getenv("GTEST_TOTAL_SHARDS"))
-      if (!parse_shard(std::string(k) + "/" + n, &opts.shard)) {
-        std::fprintf(stderr, "sweep: GTEST_SHARD_INDEX=%s GTEST_TOTAL_SHARDS=%s is not a shard\n", k, n);
-        return kExitUsage;
-      }
+  bool explicit_shard = false;
   for (int i = 0; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&](const char* what) -> const char* {
@@ -159,10 +168,11 @@ int sweep_command(int argc, char** argv) {
     } else if (a == "--shard") {
       const char* t = value("--shard");
       if (!t) return kExitUsage;
-      if (!parse_shard(t, &opts.shard)) {
+      if (!sweep::parse_shard(t, &opts.shard)) {
         std::fprintf(stderr, "sweep: --shard takes K/N with 0 <= K < N, not '%s'\n", t);
         return kExitUsage;
       }
+      explicit_shard = true;
     } else if (!a.empty() && a[0] == '-') {
       std::fprintf(stderr, "sweep: unknown option '%s' (see --help)\n", a.c_str());
       return kExitUsage;
@@ -179,6 +189,18 @@ int sweep_command(int argc, char** argv) {
   if (domains.empty()) {
     std::fprintf(stderr, "sweep: unknown domain '%s' (see sweep --list)\n", bad.c_str());
     return kExitUsage;
+  }
+  if (!explicit_shard) {
+    std::string why;
+    auto env = sweep::shard_from_environment([](const char* v) { return std::getenv(v); }, &why);
+    if (!why.empty()) {
+      std::fprintf(stderr, "sweep: %s\n", why.c_str());
+      return kExitUsage;
+    }
+    if (env) {
+      opts.shard = env->shard;
+      std::printf("shard %s from %s\n", sweep::shard_text(env->shard).c_str(), env->source.c_str());
+    }
   }
   opts.progress = isatty(2);
 
@@ -209,15 +231,7 @@ int sweep_command(int argc, char** argv) {
     }
   }
   if (!json_path.empty()) {
-    std::string text = jsons.size() == 1 ? jsons[0] : "[\n" + [&] {
-      std::string s;
-      for (size_t i = 0; i < jsons.size(); ++i) {
-        if (i) s += ",\n";
-        s += jsons[i];
-      }
-      return s;
-    }() + "]\n";
-    if (!write_file(json_path, text)) {
+    if (!write_file(json_path, reports_json(jsons))) {
       std::fprintf(stderr, "sweep: cannot write %s: %s\n", json_path.c_str(), std::strerror(errno));
       return kExitUsage;
     }
@@ -230,46 +244,56 @@ int merge_command(int argc, char** argv) {
     std::fputs(kMergeUsage, stdout);
     return kExitOk;
   }
-  std::vector<sweep::Report> reports;
+  std::vector<sweep::ShardReport> shards;
   std::string out_path;
   for (int i = 0; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--json" && i + 1 < argc) {
+    if (a == "--json") {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "merge: --json needs a value\n");
+        return kExitUsage;
+      }
       out_path = argv[++i];
       continue;
     }
-    std::ifstream f(a, std::ios::binary);
-    if (!f) {
-      std::fprintf(stderr, "merge: cannot read %s\n", a.c_str());
+    if (!a.empty() && a[0] == '-') {
+      std::fprintf(stderr, "merge: unknown option '%s' (see --help)\n", a.c_str());
       return kExitUsage;
     }
-    std::stringstream ss;
-    ss << f.rdbuf();
-    sweep::Report r;
+    std::vector<sweep::Report> reports;
     std::string err;
-    if (!sweep::from_json(ss.str(), &r, &err)) {
-      std::fprintf(stderr, "merge: %s: %s\n", a.c_str(), err.c_str());
+    if (!sweep::read_reports(a, &reports, &err)) {
+      std::fprintf(stderr, "merge: %s\n", err.c_str());
       return kExitUsage;
     }
-    reports.push_back(std::move(r));
+    for (sweep::Report& r : reports) shards.push_back({a, std::move(r)});
   }
-  if (reports.empty()) {
+  if (shards.empty()) {
     std::fputs(kMergeUsage, stderr);
     return kExitUsage;
   }
-  sweep::Report merged;
+  std::vector<sweep::Report> merged;
   std::string err;
-  if (!sweep::merge(std::move(reports), &merged, &err)) {
-    std::fprintf(stderr, "merge: %s\n", err.c_str());
+  if (!sweep::merge(shards, &merged, &err)) {
+    std::fprintf(stderr, "merge: refused:\n%s\n", err.c_str());
     return kExitUsage;
   }
-  print_summary(merged);
-  std::string json = sweep::to_json(merged);
-  if (!out_path.empty() && !write_file(out_path, json)) {
-    std::fprintf(stderr, "merge: cannot write %s\n", out_path.c_str());
+  std::vector<std::string> jsons;
+  bool any_mismatch = false;
+  for (const sweep::Report& r : merged) {
+    size_t n = 0;
+    for (const sweep::ShardReport& s : shards) n += s.report.domain == r.domain;
+    std::printf("%s: %zu shard reports tile the domain; coverage %lu/%lu = %.6f of the domain\n", r.domain.c_str(), n,
+                r.tally.covered, r.domain_size, r.domain_size ? double(r.tally.covered) / double(r.domain_size) : 0.0);
+    print_summary(r);
+    any_mismatch |= !r.tally.class_counts.empty() || !r.tally.target_error.empty();
+    jsons.push_back(sweep::to_json(r));
+  }
+  if (!out_path.empty() && !write_file(out_path, reports_json(jsons))) {
+    std::fprintf(stderr, "merge: cannot write %s: %s\n", out_path.c_str(), std::strerror(errno));
     return kExitUsage;
   }
-  return merged.tally.class_counts.empty() ? kExitOk : kExitNonConformant;
+  return any_mismatch ? kExitNonConformant : kExitOk;
 }
 
 }  // namespace

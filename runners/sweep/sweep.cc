@@ -3,10 +3,15 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
 #include <nlohmann/json.hpp>
 #include <thread>
 #include <unistd.h>
 #include <vector>
+
+#include "runners/sweep/shard.h"
 
 namespace nc::sweep {
 
@@ -23,6 +28,7 @@ Report run(const Domain& d, const nc_plugin_v1& target, const std::string& targe
   r.target = target_spec;
   r.target_name = target.name ? target.name : "";
   r.target_version = target.version ? target.version : "";
+  r.reference = "ninfer-conform " NC_VERSION;
   r.domain_size = d.size();
   r.shard = opts.shard;
   r.stride = opts.stride;
@@ -64,11 +70,13 @@ std::string to_json(const Report& r) {
   j["target"] = r.target;
   j["target_name"] = r.target_name;
   j["target_version"] = r.target_version;
+  j["reference"] = r.reference;
   j["domain_size"] = r.domain_size;
-  j["shard"] = std::to_string(r.shard.index) + "/" + std::to_string(r.shard.count);
+  j["shard"] = shard_text(r.shard);
   j["stride"] = r.stride;
   j["keep"] = r.keep;
   j["covered"] = r.tally.covered;
+  j["coverage"] = r.domain_size ? double(r.tally.covered) / double(r.domain_size) : 0.0;  // of the domain
   j["unsupported"] = r.tally.unsupported;
   j["errored"] = r.tally.errored;
   j["target_error"] = r.tally.target_error;
@@ -99,9 +107,9 @@ bool from_json(const std::string& text, Report* r, std::string* error) {
     r->target = j.at("target");
     r->target_name = j.at("target_name");
     r->target_version = j.at("target_version");
+    r->reference = j.at("reference");
     r->domain_size = j.at("domain_size");
-    std::string shard = j.at("shard");
-    if (std::sscanf(shard.c_str(), "%lu/%lu", &r->shard.index, &r->shard.count) != 2) throw std::runtime_error("bad shard");
+    if (!parse_shard(j.at("shard"), &r->shard)) throw std::runtime_error("shard is not K/N");
     r->stride = j.at("stride");
     r->keep = j.at("keep");
     r->tally.covered = j.at("covered");
@@ -121,32 +129,124 @@ bool from_json(const std::string& text, Report* r, std::string* error) {
   return true;
 }
 
-bool merge(std::vector<Report> shards, Report* out, std::string* error) {
-  if (shards.empty()) {
-    *error = "no reports to merge";
-    return false;
+bool read_reports(const std::string& path, std::vector<Report>* out, std::string* error) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream ss;
+  if (!f || !(ss << f.rdbuf())) return *error = "cannot read " + path, false;
+  auto j = nlohmann::json::parse(ss.str(), nullptr, false);
+  std::vector<std::string> texts;
+  if (j.is_array())
+    for (const auto& e : j) texts.push_back(e.dump());
+  else
+    texts.push_back(ss.str());
+  for (const std::string& t : texts) {
+    Report r;
+    if (!from_json(t, &r, error)) return *error = path + ": " + *error, false;
+    out->push_back(std::move(r));
   }
-  std::sort(shards.begin(), shards.end(), [](const Report& a, const Report& b) { return a.shard.index < b.shard.index; });
-  const Report& a = shards.front();
+  return true;
+}
+
+namespace {
+
+std::string range_text(std::pair<uint64_t, uint64_t> r) {
+  return "inputs [" + std::to_string(r.first) + ", " + std::to_string(r.second) + ")";
+}
+
+// Merges the shards of one domain (all of one domain name).
+bool merge_domain(std::vector<const ShardReport*> shards, Report* out, std::string* error) {
+  const ShardReport& a = *shards.front();
+  const Report& ra = a.report;
+  auto named = [](const ShardReport& s) { return s.file + " (shard " + shard_text(s.report.shard) + ")"; };
+  for (const ShardReport* s : shards) {
+    const Report& r = s->report;
+    const std::pair<const char*, std::pair<std::string, std::string>> fields[] = {
+        {"target", {ra.target, r.target}},
+        {"target name and version", {ra.target_name + " " + ra.target_version, r.target_name + " " + r.target_version}},
+        {"reference", {ra.reference, r.reference}},
+        {"op", {ra.op, r.op}},
+        {"domain size", {std::to_string(ra.domain_size), std::to_string(r.domain_size)}},
+        {"stride", {std::to_string(ra.stride), std::to_string(r.stride)}},
+        {"keep", {std::to_string(ra.keep), std::to_string(r.keep)}},
+    };
+    for (const auto& [what, values] : fields)
+      if (values.first != values.second)
+        return *error = ra.domain + ": " + a.file + " and " + s->file + " are of a different " + what + " ('" +
+                        values.first + "' and '" + values.second + "')",
+               false;
+    if (r.tally.covered == 0 && !r.tally.target_error.empty())
+      return *error = ra.domain + ": " + named(*s) + " judged nothing, it carries only a target error: " +
+                      r.tally.target_error + " (rerun that shard)",
+             false;
+  }
+  std::sort(shards.begin(), shards.end(), [&](const ShardReport* x, const ShardReport* y) {
+    auto rx = shard_range(ra.domain_size, x->report.shard), ry = shard_range(ra.domain_size, y->report.shard);
+    return rx != ry ? rx < ry : x->report.shard.count < y->report.shard.count;
+  });
+  std::string problems;
+  auto problem = [&](const std::string& p) { problems += (problems.empty() ? "" : "; ") + p; };
+  // Shards of one count: name the missing ones; otherwise name the ranges nobody covers.
+  bool one_count = std::all_of(shards.begin(), shards.end(),
+                               [&](const ShardReport* s) { return s->report.shard.count == ra.shard.count; });
+  std::vector<std::string> missing;
+  uint64_t reached = 0;  // every input below it is covered
   for (size_t i = 0; i < shards.size(); ++i) {
-    const Report& s = shards[i];
-    if (s.domain != a.domain || s.target != a.target || s.stride != a.stride || s.keep != a.keep || s.shard.count != a.shard.count) {
-      *error = "report " + std::to_string(i) + " is of another domain, target, stride or shard count";
-      return false;
+    const ShardReport& s = *shards[i];
+    auto range = shard_range(ra.domain_size, s.report.shard);
+    if (i > 0 && shards[i - 1]->report.shard.index == s.report.shard.index &&
+        shards[i - 1]->report.shard.count == s.report.shard.count) {
+      problem("shard " + shard_text(s.report.shard) + " is duplicated in " + shards[i - 1]->file + " and " + s.file);
+      continue;
     }
-    if (s.shard.index != i) {
-      *error = "shard " + std::to_string(i) + "/" + std::to_string(a.shard.count) + " is missing or repeated";
-      return false;
+    if (range.first < reached) {
+      problem(named(s) + ", " + range_text(range) + ", overlaps " + named(*shards[i - 1]) + ", " +
+              range_text(shard_range(ra.domain_size, shards[i - 1]->report.shard)));
+    } else if (range.first > reached && !one_count) {
+      missing.push_back(range_text({reached, range.first}));
     }
+    reached = std::max(reached, range.second);
   }
-  if (shards.size() != a.shard.count) {
-    *error = "have " + std::to_string(shards.size()) + " of " + std::to_string(a.shard.count) + " shards";
-    return false;
+  if (reached < ra.domain_size && !one_count) missing.push_back(range_text({reached, ra.domain_size}));
+  if (one_count) {
+    std::vector<bool> have(ra.shard.count);
+    for (const ShardReport* s : shards) have[s->report.shard.index] = true;
+    for (uint64_t k = 0; k < ra.shard.count; ++k)
+      if (!have[k]) missing.push_back(shard_text({k, ra.shard.count}));
   }
-  *out = a;
+  if (!missing.empty()) {
+    std::string list;
+    for (size_t i = 0; i < missing.size(); ++i) list += (i ? ", " : "") + missing[i];
+    problem("missing " + std::string(one_count ? "shards " : "") + list);
+  }
+  if (!problems.empty()) return *error = ra.domain + ": " + problems, false;
+  *out = ra;
   out->shard = {};
   out->tally = {};
-  for (const Report& s : shards) out->tally.merge(s.tally, a.keep);
+  for (const ShardReport* s : shards) out->tally.merge(s->report.tally, ra.keep);
+  return true;
+}
+
+}  // namespace
+
+bool merge(const std::vector<ShardReport>& shards, std::vector<Report>* out, std::string* error) {
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<const ShardReport*>> by_domain;
+  for (const ShardReport& s : shards) {
+    auto& list = by_domain[s.report.domain];
+    if (list.empty()) order.push_back(s.report.domain);
+    list.push_back(&s);
+  }
+  if (order.empty()) return *error = "no reports to merge", false;
+  std::string errors;
+  for (const std::string& d : order) {
+    Report r;
+    std::string e;
+    if (merge_domain(by_domain[d], &r, &e))
+      out->push_back(std::move(r));
+    else
+      errors += (errors.empty() ? "" : "\n") + e;
+  }
+  if (!errors.empty()) return *error = errors, false;
   return true;
 }
 

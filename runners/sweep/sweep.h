@@ -22,7 +22,9 @@ struct Options {
 };
 
 struct Report {
-  std::string domain, op, target, target_name, target_version;
+  // reference: the build whose domains and integer reference judged the target (the sweep's
+  // counterpart of a corpus); shards of different references do not merge.
+  std::string domain, op, target, target_name, target_version, reference;
   uint64_t domain_size = 0;
   Shard shard;
   uint64_t stride = 1;
@@ -40,8 +42,19 @@ Report run(const Domain& d, const nc_plugin_v1& target, const std::string& targe
 std::string to_json(const Report& r);
 // Parses a report written by to_json; on failure returns false and sets *error.
 bool from_json(const std::string& text, Report* r, std::string* error);
-// Joins shard reports of one domain and target into the report of the unsharded run. All shards
-// 0..N-1 must be present once.
-bool merge(std::vector<Report> shards, Report* out, std::string* error);
+// Reads a file sweep --json or merge --json wrote: one report, or an array of them.
+bool read_reports(const std::string& path, std::vector<Report>* out, std::string* error);
+
+// A report and the file it came from, which merge's refusals name.
+struct ShardReport {
+  std::string file;
+  Report report;
+};
+// Joins the shard reports of one sweep into the reports of the unsharded run, one per domain in the
+// order the domains first appear. Refuses, with *error naming the files, reports of another
+// target, reference, stride, keep or domain size; a shard that judged nothing and carries only a
+// target error; and shards whose input ranges leave a gap (missing), repeat (duplicated) or
+// overlap. Shards of different counts merge when their ranges tile the domain.
+bool merge(const std::vector<ShardReport>& shards, std::vector<Report>* out, std::string* error);
 
 }  // namespace nc::sweep

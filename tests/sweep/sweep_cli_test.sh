@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The sweep command end to end: a planted FTZ/DAZ bug is found, counted by class and written as a
-# replayable corpus; the same cases pass against the correct codec; shards merge to the unsharded
-# report; pipe adapters sweep in binary and in text framing with the same result, and a crashing or
+# replayable corpus; the same cases pass against the correct codec; shards, from --shard or a
+# scheduler's environment, merge to the unsharded report and merge refuses bad shard sets; pipe adapters sweep in binary and in text framing with the same result, and a crashing or
 # lying adapter is reported without stopping the sweep.
 # Usage: sweep_cli_test.sh NINFER_CONFORM FTZ_PLUGIN SOURCE_DIR
 set -u
@@ -31,7 +31,57 @@ done
 cmp -s "$work/merged.json" "$work/all.json" || fail "merged shards differ from the unsharded report"
 GTEST_SHARD_INDEX=1 GTEST_TOTAL_SHARDS=3 "$nc" sweep decode.F16 --target cpu --json "$work/g1.json" > /dev/null
 cmp -s "$work/g1.json" "$work/s1.json" || fail "GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS not honoured"
-"$nc" merge "$work/s0.json" "$work/s2.json" > /dev/null 2>&1 && fail "merge must refuse a missing shard"
+"$nc" merge "$work/s0.json" "$work/s2.json" > /dev/null 2> "$work/err.txt"
+[ $? -eq 2 ] && grep -q 'missing shards 1/3' "$work/err.txt" || fail "merge must refuse a missing shard, naming it"
+
+# The scheduler's index and count name the same shard as --shard: a Slurm array from 1 with a step
+# (--array=1-5:2 runs 1, 3, 5, so task 3 is shard 1/3), a Kubernetes Indexed Job, GitLab's 1-based
+# CI_NODE_INDEX. An explicit --shard wins; two engines that disagree are a usage error naming both.
+SLURM_ARRAY_TASK_ID=3 SLURM_ARRAY_TASK_MIN=1 SLURM_ARRAY_TASK_MAX=5 SLURM_ARRAY_TASK_STEP=2 SLURM_ARRAY_TASK_COUNT=3 \
+  "$nc" sweep decode.F16 --target cpu --json "$work/e1.json" > "$work/e1.txt" || fail "Slurm array task"
+cmp -s "$work/e1.json" "$work/s1.json" || fail "SLURM_ARRAY_TASK_* not honoured"
+grep -q '^shard 1/3 from Slurm job array' "$work/e1.txt" || fail "the sweep does not say where its shard came from"
+grep -q 'decode.F16 \[shard 1/3: 21845..43690\]' "$work/e1.txt" || fail "the summary does not name the shard"
+JOB_COMPLETION_INDEX=2 JOB_COMPLETIONS=3 "$nc" sweep decode.F16 --target cpu --json "$work/e2.json" > /dev/null
+cmp -s "$work/e2.json" "$work/s2.json" || fail "JOB_COMPLETION_INDEX/JOB_COMPLETIONS not honoured"
+CI_NODE_INDEX=1 CI_NODE_TOTAL=3 "$nc" sweep decode.F16 --target cpu --json "$work/e0.json" > /dev/null
+cmp -s "$work/e0.json" "$work/s0.json" || fail "CI_NODE_INDEX (1-based)/CI_NODE_TOTAL not honoured"
+CI_NODE_INDEX=1 CI_NODE_TOTAL=3 JOB_COMPLETION_INDEX=1 "$nc" sweep decode.F16 --target cpu --shard 2/3 \
+  --json "$work/e3.json" > /dev/null
+cmp -s "$work/e3.json" "$work/s2.json" || fail "an explicit --shard must win over the environment"
+CI_NODE_INDEX=1 CI_NODE_TOTAL=3 GTEST_SHARD_INDEX=2 GTEST_TOTAL_SHARDS=3 "$nc" sweep decode.F16 --target cpu \
+  > /dev/null 2> "$work/err.txt"
+[ $? -eq 2 ] && grep -q 'GTEST_SHARD_INDEX=2.*CI_NODE_INDEX=1' "$work/err.txt" \
+  || fail "conflicting scheduler variables must be a usage error naming both"
+
+# merge refuses, exit 2 and naming the file: a repeated shard, shards of another target or another
+# encode domain size, and a shard that carries only a target error.
+"$nc" merge "$work/s0.json" "$work/s1.json" "$work/e1.json" "$work/s2.json" > /dev/null 2> "$work/err.txt"
+[ $? -eq 2 ] && grep -q "shard 1/3 is duplicated in $work/[se]1.json and $work/[se]1.json" "$work/err.txt" \
+  || fail "merge must refuse a duplicated shard"
+"$nc" sweep decode.F16 --target "plugin:$plugin" --shard 1/3 --json "$work/p1.json" > /dev/null
+"$nc" merge "$work/s0.json" "$work/p1.json" "$work/s2.json" > /dev/null 2> "$work/err.txt"
+[ $? -eq 2 ] && grep -q "different target ('cpu' and 'plugin:" "$work/err.txt" || fail "merge must refuse another target"
+"$nc" sweep encode.Q4G64_F16S --target cpu --groups 999 --shard 0/2 --json "$work/g0.json" > /dev/null
+"$nc" sweep encode.Q4G64_F16S --target cpu --groups 998 --shard 1/2 --json "$work/g1.json" > /dev/null
+"$nc" merge "$work/g0.json" "$work/g1.json" > /dev/null 2> "$work/err.txt"
+[ $? -eq 2 ] && grep -q "different domain size ('999' and '998')" "$work/err.txt" || fail "merge must refuse another domain size"
+for k in 0 1; do
+  "$nc" sweep decode.E4M3FN --target "pipe:$src/tests/runners/lying_adapter.sh" --shard $k/2 --json "$work/l$k.json" > /dev/null
+done
+"$nc" merge "$work/l0.json" "$work/l1.json" > /dev/null 2> "$work/err.txt"
+[ $? -eq 2 ] && grep -q "l0.json (shard 0/2) judged nothing, it carries only a target error" "$work/err.txt" \
+  || { cat "$work/err.txt"; fail "merge must refuse shards that carry only a target error"; }
+
+# The encoder and reconstruction domains shard the same way: merged shards equal the unsharded run.
+for d in encode.Q6G64_F16S reconstruct.NVFP4; do
+  for k in 0 1 2 3; do "$nc" sweep $d --target cpu --groups 3001 --shard $k/4 --json "$work/d$k.json" > /dev/null; done
+  "$nc" sweep $d --target cpu --groups 3001 --json "$work/dall.json" > /dev/null
+  "$nc" merge "$work"/d[0-3].json --json "$work/dmerged.json" > "$work/dmerge.txt" || fail "merge of $d"
+  cmp -s "$work/dmerged.json" "$work/dall.json" || fail "$d: merged shards differ from the unsharded report"
+done
+grep -q '^reconstruct.NVFP4: 4 shard reports tile the domain; coverage 24384/49152 = 0.496094 of the domain' \
+  "$work/dmerge.txt" || { cat "$work/dmerge.txt"; fail "merge does not report the coverage"; }
 
 # A pipe adapter with a planted bug (truncation), in both framings: the same report either way.
 trunc="python3 $src/tests/sweep/truncating_adapter.py"
