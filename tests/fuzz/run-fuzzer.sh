@@ -28,12 +28,15 @@ case $kind in
     cp "$vectors/MANIFEST.json" "$seeds/MANIFEST.json"
     max_len=16384 ;;
   pipe)
-    # Byte 0: even = text request, odd = binary batch; byte 1: element count - 1; then the answer.
+    # Byte 0: bit i set = request i is a binary batch; byte 1: element count - 1; then the answers.
     printf '\x00\x02ok 3f800000 00000000 7fc00000\n' >"$seeds/text-ok"
     printf '\x00\x00unsupported\n' >"$seeds/text-unsupported"
     printf '\x00\x00error bad word\n' >"$seeds/text-error"
     printf '\x00\x01ok 3f800000\nok 1 2\n' >"$seeds/text-extra-answer"
+    printf '\x00\x00ok 3f800000\nunsupported\nerror x\nok 00000000\n' >"$seeds/text-four"
     printf '\x01\x00ok\nok\n\x00\x00\x80\x3f\x01' >"$seeds/bin-ok"
+    printf '\x03\x00ok\nok\n\x00\x00\x80\x3f\x01ok\n\x00\x00\x80\x3f\x00' >"$seeds/bin-two"
+    printf '\x05\x00ok\nok\n\x00\x00\x80\x3f\x01ok 3f800000\nok\n\x00\x00\x80\x3f\x01' >"$seeds/bin-text-bin"
     printf '\x01\x01ok\nok\n\x00\x00\x80' >"$seeds/bin-short"
     printf '\x01\x00no\n' >"$seeds/bin-refused"
     printf '\x01\x00ok\nerror nope\n' >"$seeds/bin-error" ;;
