@@ -1,6 +1,7 @@
 // generate, lint, show: the corpus commands. Thin: the work is in generator/ and corpus/.
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -9,8 +10,10 @@
 #include <thread>
 
 #include "cli/command.h"
+#include "corpus/diff.h"
 #include "corpus/lint.h"
 #include "corpus/manifest.h"
+#include "corpus/official.h"
 #include "corpus/reader.h"
 #include "corpus/writer.h"
 #include "generator/check.h"
@@ -139,14 +142,48 @@ int run_lint(int argc, char** argv) {
   return kExitOk;
 }
 
+// show checks what it prints as lint would, without linting every other suite: lint runs on a
+// scratch directory holding only a link to the suite and a manifest of its one entry. Returns
+// lint's problems (the manifest's own, or the suite's), naming the real paths.
+std::vector<std::string> lint_one_suite(const std::string& dir, const std::string& suite) {
+  namespace fs = std::filesystem;
+  auto m = corpus::read_manifest(dir);
+  if (!m) return {m.error().message()};
+  const corpus::ManifestEntry* entry = m->find(suite);
+  if (!entry) return {(fs::path(dir) / corpus::kManifestName).string() + ": lists no suite `" + suite + "`"};
+  char tmpl[] = "/tmp/nc-show-XXXXXX";
+  if (!mkdtemp(tmpl)) return {std::string("cannot make a scratch directory: ") + std::strerror(errno)};
+  const std::string scratch = tmpl;
+  std::error_code ec;
+  corpus::Manifest one = *m;
+  one.suites = {*entry};
+  fs::create_symlink(fs::absolute(fs::path(dir) / entry->file, ec), fs::path(scratch) / entry->file, ec);
+  std::vector<std::string> problems;
+  if (ec) problems.push_back("cannot link " + entry->file + " into " + scratch + ": " + ec.message());
+  else if (auto err = corpus::write_file_atomic(scratch + "/" + corpus::kManifestName, corpus::manifest_json(one)))
+    problems.push_back(err->message());
+  else
+    for (const corpus::Error& e : corpus::lint_corpus(scratch).errors) {
+      std::string msg = e.message();
+      for (size_t at; (at = msg.find(scratch)) != std::string::npos;) msg.replace(at, scratch.size(), dir);
+      problems.push_back(msg);
+    }
+  fs::remove_all(scratch, ec);
+  return problems;
+}
+
 int run_show(int argc, char** argv) {
   if (cli::wants_help(argc, argv)) {
     std::printf(
-        "usage: ninfer-conform show SUITE [--case ID | --tag T] [--corpus DIR]\n"
-        "Prints a suite's header and its records, one `column: value` per line.\n");
+        "usage: ninfer-conform show SUITE [--case ID | --tag T] [--corpus DIR] [--unverified]\n"
+        "Prints a suite's header and its records, one `column: value` per line, after checking the\n"
+        "suite as lint does (manifest entry, hashes, schema, canonical form; exit 2 on a problem)\n"
+        "and naming the corpus: official (the one this build ships) or MODIFIED.\n"
+        "  --unverified  print without checking (the header then says `corpus: unverified`)\n");
     return kExitOk;
   }
   std::string dir = NC_DEFAULT_CORPUS_DIR, suite, case_id, tag;
+  bool verify = true;
   for (int i = 0; i < argc; ++i) {
     std::string a = argv[i];
     const char* v = nullptr;
@@ -154,7 +191,8 @@ int run_show(int argc, char** argv) {
       v = flag_value(argc, argv, i);
       if (!v) return usage_error("show", a + " needs a value");
     }
-    if (a == "--corpus") dir = v;
+    if (a == "--unverified") verify = false;
+    else if (a == "--corpus") dir = v;
     else if (a == "--case") case_id = v;
     else if (a == "--tag") tag = v;
     else if (!a.starts_with("-") && suite.empty()) suite = a;
@@ -164,6 +202,12 @@ int run_show(int argc, char** argv) {
   if (!case_id.empty() && !tag.empty()) return usage_error("show", "--case and --tag exclude each other");
   // An id may be given without its suite prefix.
   if (!case_id.empty() && case_id.find(':') == std::string::npos) case_id = suite + ":" + case_id;
+  if (verify) {
+    std::vector<std::string> problems = lint_one_suite(dir, suite);
+    for (const std::string& p : problems) std::fprintf(stderr, "ninfer-conform show: %s\n", p.c_str());
+    if (!problems.empty())
+      return std::fprintf(stderr, "ninfer-conform show: not shown (--unverified shows it anyway)\n"), kExitUsage;
+  }
   auto opened = corpus::SuiteReader::open((std::filesystem::path(dir) / (suite + ".vec.zst")).string());
   if (!opened) {
     std::fprintf(stderr, "ninfer-conform show: %s\n", opened.error().message().c_str());
@@ -171,6 +215,7 @@ int run_show(int argc, char** argv) {
   }
   corpus::SuiteReader& r = **opened;
   const auto& h = r.header();
+  std::printf("corpus: %s\n", verify ? corpus::provenance(corpus::manifest_sha256_of(dir)).c_str() : "unverified");
   std::printf("suite %s: %s\nop %s, spec %s, %llu records\n", h.suite.c_str(), h.about.c_str(), h.op.c_str(), h.spec.c_str(),
               static_cast<unsigned long long>(h.records));
   if (!tag.empty()) {
@@ -210,8 +255,50 @@ int run_show(int argc, char** argv) {
   return kExitOk;
 }
 
+// `diff OLD NEW`: what a user adopting NEW must know (vectors/CHANGES.md is its output).
+int run_diff(int argc, char** argv) {
+  if (cli::wants_help(argc, argv)) {
+    std::printf(
+        "usage: ninfer-conform diff OLD_DIR NEW_DIR [--json] [--limit N]\n"
+        "Compares two corpora by case id, per suite: records added and removed, changed expectations\n"
+        "(old -> new, with the record's comment), records whose tags/info/comment alone changed, header\n"
+        "changes, and suites added or removed.\n"
+        "  --json     machine-readable output\n"
+        "  --limit N  list at most N ids per suite and kind (default 20, 0 = all); changed expectations\n"
+        "             are always listed in full\n"
+        "exit 0 identical, 1 the corpora differ, 2 usage or corpus error\n");
+    return kExitOk;
+  }
+  std::vector<std::string> dirs;
+  bool json = false;
+  size_t limit = 20;
+  for (int i = 0; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--json") {
+      json = true;
+    } else if (a == "--limit") {
+      const char* v = flag_value(argc, argv, i);
+      char* end = nullptr;
+      const unsigned long n = v ? std::strtoul(v, &end, 10) : 0;
+      if (!v || *end || *v == '-') return usage_error("diff", "--limit needs a count");
+      limit = n;
+    } else if (a.starts_with("-")) {
+      return usage_error("diff", "unknown argument `" + a + "`");
+    } else {
+      dirs.push_back(a);
+    }
+  }
+  if (dirs.size() != 2) return usage_error("diff", "name two corpus directories, OLD_DIR and NEW_DIR");
+  auto d = corpus::diff_corpora(dirs[0], dirs[1], limit);
+  if (!d) return std::fprintf(stderr, "ninfer-conform diff: %s\n", d.error().message().c_str()), kExitUsage;
+  const std::string out = json ? corpus::diff_json(*d) : corpus::diff_text(*d);
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return d->identical() ? kExitOk : kExitNonConformant;
+}
+
 NC_COMMAND("generate", "regenerate the golden corpus (or --check it against the committed one)", run_generate);
 NC_COMMAND("lint", "check a corpus: schema, ids, counts, hashes, canonical form", run_lint);
 NC_COMMAND("show", "print a suite's records (--case ID, --tag T)", run_show);
+NC_COMMAND("diff", "compare two corpora by case id: records added, removed, expectations changed", run_diff);
 
 }  // namespace

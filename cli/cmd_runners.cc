@@ -1,22 +1,26 @@
 // replay, certify and plugin-host: drive a target over the corpus (runners/).
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
-#include <iostream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "cli/command.h"
+#include "corpus/official.h"
 #include "runners/abi_host.h"
 #include "runners/certificate.h"
 #include "runners/replay.h"
 #include "runners/report.h"
+#include "runners/scope.h"
 #include "runners/sweep/sweep_target.h"
 #include "runners/tokens.h"
 
@@ -27,14 +31,23 @@ using namespace nc::runners;
 const char kReplayUsage[] =
     "usage: ninfer-conform replay --target TARGET [--corpus DIR] [--suite GLOB] [--tag T]\n"
     "                             [--tolerance ulp:N] [--timeout S] [--max-failures N]\n"
-    "                             [--json FILE] [--junit FILE]\n"
+    "                             [--json FILE] [--junit FILE] [--require LIST]\n"
     "TARGET: cpu | pipe:COMMAND | plugin:PATH.so\n"
-    "Verifies the corpus manifest, replays every selected suite and judges each case.\n"
+    "Verifies the corpus manifest, replays every selected suite and judges each case. The verdict\n"
+    "names what it covers (suites judged, suites the target does not provide) and the corpus:\n"
+    "official, or MODIFIED when its manifest is not the one this build ships.\n"
+    "  --require LIST  comma list of what the target must provide in full, else it is not\n"
+    "                  conformant: all (every selected suite), a capability (decode, convert,\n"
+    "                  ...) or a suite name or glob (decode.E4M3FN, 'convert.*')\n"
     "exit 0 conformant, 1 not conformant, 2 usage or corpus error\n";
 const char kCertifyUsage[] =
     "usage: ninfer-conform certify --target TARGET --out DIR [--corpus DIR] [--timeout S]\n"
-    "                              [--sweep DOMAINS [--stride S] [--jobs N]]\n"
+    "                              [--sweep DOMAINS [--stride S] [--jobs N]] [--require LIST]\n"
+    "                              [--allow-modified-corpus]\n"
     "Replays the whole corpus and writes DIR/certificate.md and DIR/certificate.json.\n"
+    "  --require LIST  as for replay: what the target must provide in full\n"
+    "  --allow-modified-corpus  certify on a corpus other than the official one this build\n"
+    "                  ships (refused otherwise); the certificate says MODIFIED\n"
     "  --sweep DOMAINS  also sweep these domains (comma list of names or families, e.g.\n"
     "                   convert,decode; see sweep --list) and certify on those results too;\n"
     "                   domains the target declines are listed as not provided\n"
@@ -53,6 +66,8 @@ struct Args {
   size_t max_failures = 10;
   std::vector<std::string> sweep;  // certify --sweep: domain names
   std::vector<std::string> sweep_reports;  // certify --sweep-report: files
+  std::vector<std::string> require;
+  bool allow_modified_corpus = false;
   uint64_t stride = 1;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
 };
@@ -63,6 +78,10 @@ constexpr uint64_t kStridedDomainSize = uint64_t(1) << 24;
 bool parse_args(int argc, char** argv, bool certify, Args* a) {
   for (int i = 0; i < argc; ++i) {
     std::string k = argv[i];
+    if (k == "--allow-modified-corpus" && certify) {
+      a->allow_modified_corpus = true;
+      continue;
+    }
     if (i + 1 >= argc) return std::fprintf(stderr, "ninfer-conform: %s needs a value\n", k.c_str()), false;
     std::string v = argv[++i];
     int64_t n;
@@ -70,6 +89,10 @@ bool parse_args(int argc, char** argv, bool certify, Args* a) {
     else if (k == "--corpus") a->corpus = v;
     else if (k == "--out" && certify) a->out = v;
     else if (k == "--timeout" && parse_dec(v, &n) && n > 0) a->timeout = double(n);
+    else if (k == "--require" && !v.empty()) {
+      for (std::string_view e : split(v, ','))
+        if (!e.empty()) a->require.emplace_back(e);
+    }
     else if (k == "--sweep" && certify) {
       std::string bad;
       std::vector<std::string> names;
@@ -121,6 +144,7 @@ int run_replay(const Args& a, ReplayResult* result) {
       if (done == total) std::fprintf(stderr, "\r\033[K");
     };
   if (!replay(*target, o, result, &why)) return std::fprintf(stderr, "ninfer-conform: %s\n", why.c_str()), kExitUsage;
+  result->required = a.require;
   return -1;
 }
 
@@ -143,6 +167,16 @@ int certify_command(int argc, char** argv) {
   if (wants_help(argc, argv)) return std::fputs(kCertifyUsage, stdout), kExitOk;
   Args a;
   if (!parse_args(argc, argv, true, &a)) return std::fputs(kCertifyUsage, stderr), kExitUsage;
+  // A certificate names the corpus it was made on; one made on anything but the corpus this build
+  // ships (an edited copy re-hashed to pass verification, say) is made only on request.
+  if (const std::string sha = corpus::manifest_sha256_of(a.corpus);
+      !sha.empty() && !corpus::is_official(sha) && !a.allow_modified_corpus)
+    return std::fprintf(stderr,
+                        "ninfer-conform certify: %s is not the official corpus: its manifest sha256 is %s, the\n"
+                        "corpus this build ships has %s. Certify on the official corpus, or pass\n"
+                        "--allow-modified-corpus (the certificate then says MODIFIED).\n",
+                        a.corpus.c_str(), sha.c_str(), corpus::official_manifest_sha256()),
+           kExitUsage;
   ReplayResult r;
   if (int rc = run_replay(a, &r); rc >= 0) return rc;
   std::vector<sweep::Outcome> sweeps;
@@ -180,33 +214,48 @@ int certify_command(int argc, char** argv) {
       !write_atomically(a.out + "/certificate.md", certificate_markdown(r, sweeps, stamp), &why))
     return std::fprintf(stderr, "ninfer-conform: %s\n", why.c_str()), kExitUsage;
   const bool conformant = certified_conformant(r, sweeps);
-  std::printf("%s: %s %s, certificate in %s\n", conformant ? "CONFORMANT" : "NOT CONFORMANT", r.target_name.c_str(),
-              r.target_version.c_str(), a.out.c_str());
+  std::printf("%s\ntarget %s %s, corpus: %s, certificate in %s\n", verdict_line(r, conformant).c_str(),
+              r.target_name.c_str(), r.target_version.c_str(), corpus::provenance(r.manifest_sha256).c_str(),
+              a.out.c_str());
   return conformant ? kExitOk : kExitNonConformant;
 }
 
-// The child side of plugin:PATH.so: load the plugin and answer the pipe protocol on stdin/stdout.
+// The child side of plugin:PATH.so: load the plugin and answer the pipe protocol. The protocol
+// keeps the descriptors it came on, moved out of the plugin's way before it is loaded: the plugin's
+// fd 1 becomes stderr (which the runner repeats, escaped) and its fd 0 /dev/null, so a plugin that
+// prints or reads cannot forge answers or swallow requests.
 int plugin_host_command(int argc, char** argv) {
   if (argc != 1 || wants_help(argc, argv))
     return std::fputs("usage: ninfer-conform plugin-host PATH.so  (run by replay --target plugin:PATH.so)\n",
                       argc == 1 ? stdout : stderr),
            argc == 1 ? kExitOk : kExitUsage;
+  const int requests_fd = fcntl(0, F_DUPFD_CLOEXEC, 3), answers_fd = fcntl(1, F_DUPFD_CLOEXEC, 3);
+  const int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  FILE* requests = requests_fd < 0 ? nullptr : fdopen(requests_fd, "r");
+  FILE* answers = answers_fd < 0 ? nullptr : fdopen(answers_fd, "w");
+  if (!requests || !answers || null_fd < 0 || dup2(2, 1) < 0 || dup2(null_fd, 0) < 0)
+    return std::fprintf(stderr, "plugin-host: cannot set up the protocol descriptors: %s\n", strerror(errno)),
+           kExitUsage;
+  close(null_fd);
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // a plugin's printf reaches the runner as it happens
   void* h = dlopen(argv[0], RTLD_NOW | RTLD_LOCAL);
   if (!h) return std::fprintf(stderr, "plugin-host: %s\n", dlerror()), kExitUsage;
   auto entry = reinterpret_cast<nc_plugin_entry_v1>(dlsym(h, NC_PLUGIN_ENTRY_SYMBOL));
   if (!entry) return std::fprintf(stderr, "plugin-host: %s has no %s\n", argv[0], NC_PLUGIN_ENTRY_SYMBOL), kExitUsage;
   const nc_plugin_v1* table = entry();
-  if (!table || table->abi_version != NC_PLUGIN_ABI_VERSION)
-    return std::fprintf(stderr, "plugin-host: %s: ABI version %u, expected %u\n", argv[0],
-                        table ? table->abi_version : 0u, NC_PLUGIN_ABI_VERSION),
+  if (!table || table->abi_version < NC_PLUGIN_ABI_VERSION_MIN || table->abi_version > NC_PLUGIN_ABI_VERSION)
+    return std::fprintf(stderr, "plugin-host: %s: ABI version %u, expected %u to %u\n", argv[0],
+                        table ? table->abi_version : 0u, NC_PLUGIN_ABI_VERSION_MIN, NC_PLUGIN_ABI_VERSION),
            kExitUsage;
-  std::string line;
-  while (std::getline(std::cin, line)) {
-    std::string answer = abi_answer(*table, line);
-    std::fwrite(answer.data(), 1, answer.size(), stdout);
-    std::fputc('\n', stdout);
-    std::fflush(stdout);
+  char* buf = nullptr;
+  size_t cap = 0;
+  for (ssize_t n; (n = getline(&buf, &cap, requests)) > 0;) {
+    std::string answer = abi_answer(*table, std::string_view(buf, size_t(n) - (buf[n - 1] == '\n')));
+    answer += '\n';
+    std::fwrite(answer.data(), 1, answer.size(), answers);
+    std::fflush(answers);
   }
+  std::free(buf);
   return kExitOk;
 }
 

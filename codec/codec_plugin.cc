@@ -9,6 +9,7 @@
 
 #include <span>
 
+#include "codec/blockscale_layout.h"
 #include "codec/fp8_row.h"
 #include "codec/grouped.h"
 #include "codec/maxabs_f16_recip_rne_v1.h"
@@ -212,9 +213,22 @@ int dequantize(nc_format fmt, size_t rank, const uint64_t* shape, const uint32_t
   return NC_OK;
 }
 
+int layout_offsets(nc_format fmt, nc_layout layout, const uint64_t* rows, const uint64_t* k, const uint64_t* row,
+                   const uint64_t* block, size_t n, uint64_t* offset, uint64_t* plane_bytes) {
+  if (n && (!rows || !k || !row || !block || !offset || !plane_bytes)) return NC_EINVALID;
+  if (fmt != NC_FORMAT_NVFP4 || layout != NC_LAYOUT_BLOCKSCALE_K16_M128X4_V1) return NC_EUNSUPPORTED;
+  for (size_t i = 0; i < n; ++i) {
+    auto p = nc::codec::blockscale_k16_m128x4_v1(rows[i], k[i], row[i], block[i]);
+    if (!p) return NC_EINVALID;
+    offset[i] = p->offset;
+    plane_bytes[i] = p->plane_bytes;
+  }
+  return NC_OK;
+}
+
 const nc_plugin_v1 kTable = {
     NC_PLUGIN_ABI_VERSION, "ninfer-conform-cpu-codec", "0.1.0", decode, validate_word, parse_format,
-    reconstruct, convert, encode, validate_tensor, dequantize,
+    reconstruct, convert, encode, validate_tensor, dequantize, layout_offsets,
 };
 }  // namespace
 

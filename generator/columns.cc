@@ -22,6 +22,7 @@ corpus::Result<OpColumns> op_columns(const std::string& op) {
   if (name == "convert") return OpColumns{{"src"}, {"exact"}};
   if (name == "encode") return OpColumns{{"src_type", "shape", "src"}, {"trace", "norm"}};
   if (name == "validate-tensor" || name == "dequantize") return OpColumns{{"shape", "codes", "scales", "divisor"}, {}};
+  if (name == "layout") return OpColumns{{"shape", "row", "block"}, {"position"}};
   return corpus::Error{"", 0, "", "unknown #op `" + op + "` (see vectors/FORMAT.md Operations)"};
 }
 

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdio>
 #include <exception>
+#include <iterator>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -46,20 +47,21 @@ Result<RenderedSuite> build_suite(const SuiteRegistration& reg) {
     // Suites signal generator bugs by exception; the CLI prints this and exits non-zero.
     return Error{info.name, 0, "", std::string("suite build failed: ") + e.what()};
   }
+  std::vector<Case> cases = b.take_cases();
   std::vector<std::vector<std::string>> records;
-  records.reserve(b.cases().size());
-  for (const Case& c : b.cases()) {
+  records.reserve(cases.size());
+  for (Case& c : cases) {
     if (c.inputs.size() != cols->inputs.size() || c.info.size() != cols->info.size())
       return Error{info.name, 0, corpus::case_id(info.name, c.inputs), "case has " + std::to_string(c.inputs.size()) + " inputs and " + std::to_string(c.info.size()) + " info fields, op `" + info.op + "` needs " + std::to_string(cols->inputs.size()) + " and " + std::to_string(cols->info.size())};
     std::vector<std::string> f;
     f.reserve(cols->inputs.size() + cols->info.size() + 5);
     f.push_back(corpus::case_id(info.name, c.inputs));
-    f.insert(f.end(), c.inputs.begin(), c.inputs.end());
-    f.push_back(c.expect);
-    f.push_back(join_sorted(c.accept));
-    f.insert(f.end(), c.info.begin(), c.info.end());
-    f.push_back(join_sorted(c.tags));
-    f.push_back(c.comment);
+    std::move(c.inputs.begin(), c.inputs.end(), std::back_inserter(f));
+    f.push_back(std::move(c.expect));
+    f.push_back(join_sorted(std::move(c.accept)));
+    std::move(c.info.begin(), c.info.end(), std::back_inserter(f));
+    f.push_back(join_sorted(std::move(c.tags)));
+    f.push_back(std::move(c.comment));
     records.push_back(std::move(f));
   }
   corpus::SuiteHeader h;

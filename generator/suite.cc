@@ -36,6 +36,11 @@ void SuiteBuilder::add(Case c) {
   }
 }
 
+std::vector<Case> SuiteBuilder::take_cases() {
+  by_inputs_.clear();
+  return std::move(cases_);
+}
+
 uint64_t SplitMix64::below(uint64_t bound) {
   if (bound == 0) throw std::logic_error("SplitMix64::below(0)");
   // Reject the low (2^64 mod bound) values so that r % bound is uniform.

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace nc::gen {
@@ -38,11 +39,13 @@ class SuiteBuilder {
   void add(Case c);
   const SuiteInfo& info() const { return info_; }
   const std::vector<Case>& cases() const { return cases_; }
+  // The cases, moved out (the builder is empty afterwards): build_suite renders them without a copy.
+  std::vector<Case> take_cases();
 
  private:
   SuiteInfo info_;
   std::vector<Case> cases_;
-  std::map<std::string, size_t> by_inputs_;
+  std::unordered_map<std::string, size_t> by_inputs_;
 };
 
 // Seeded, specified PRNG: SplitMix64 (Steele, Lea, Flood 2014), written out so every standard

@@ -243,11 +243,27 @@ int nc_dequantize(nc_format fmt, size_t rank, const uint64_t* shape, const uint3
                       [] { return true; });
 }
 
+// Where the kernels' NVFP4 block scales sit in the blockscale-k16-m128x4-v1 plane: the same
+// host/device index function a scale-reading kernel uses (index_math.h), answered on the host.
+int nc_layout_offsets(nc_format fmt, nc_layout layout, const uint64_t* rows, const uint64_t* k, const uint64_t* row,
+                      const uint64_t* block, size_t n, uint64_t* offset, uint64_t* plane_bytes) {
+  if (n && (!rows || !k || !row || !block || !offset || !plane_bytes)) return NC_EINVALID;
+  if (fmt != NC_FORMAT_NVFP4 || layout != NC_LAYOUT_BLOCKSCALE_K16_M128X4_V1) return NC_EUNSUPPORTED;
+  for (size_t i = 0; i < n; ++i) {
+    const BlockscaleTiles t = blockscale_tiles(rows[i], k[i]);
+    if (row[i] >= rows[i] || block[i] >= t.blocks) return NC_EINVALID;
+    offset[i] = blockscale_offset(t, row[i], block[i]);
+    plane_bytes[i] = t.plane_bytes;
+  }
+  return NC_OK;
+}
+
 // validate_word, parse_format and validate_tensor are host bookkeeping, not GPU arithmetic: NULL,
 // so the runner reports them untested for this target.
 const nc_plugin_v1 kPlugin = {
     NC_PLUGIN_ABI_VERSION, "ninfer-" NC_CUDA_PLUGIN_VARIANT, "0.1.0",
     nc_decode, nullptr, nullptr, nc_reconstruct, nc_convert, nc_encode, nullptr, nc_dequantize,
+    nc_layout_offsets,
 };
 
 }  // namespace

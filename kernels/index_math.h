@@ -33,4 +33,24 @@ NC_HD uint64_t group_length(ScaleGeometry g, uint64_t g_in_row) {
   return end - begin;
 }
 
+// NVFP4 block scales in layout blockscale-k16-m128x4-v1 (cuBLAS/CUTLASS 1D block scaling,
+// 16-element blocks): the [rows, ceil_div(k, 16)] scale matrix is padded to whole 128x4 tiles of
+// 512 bytes, stored tile-row by tile-row; inside a tile, row r's 4 scales share a 16-byte line with
+// rows r+32, r+64, r+96 (line r % 32, 4-byte slot (r % 128) / 32).
+struct BlockscaleTiles {
+  uint64_t blocks;         // scale columns: ceil_div(k, 16)
+  uint64_t tiles_per_row;  // ceil_div(blocks, 4)
+  uint64_t plane_bytes;    // ceil_div(rows, 128) * tiles_per_row * 512
+};
+
+NC_HD BlockscaleTiles blockscale_tiles(uint64_t rows, uint64_t k) {
+  const uint64_t blocks = ceil_div(k, 16), per_row = ceil_div(blocks, 4);
+  return {blocks, per_row, ceil_div(rows, 128) * per_row * 512};
+}
+
+NC_HD uint64_t blockscale_offset(BlockscaleTiles t, uint64_t row, uint64_t block) {
+  const uint64_t tile = (row / 128) * t.tiles_per_row + block / 4;
+  return tile * 512 + (row % 32) * 16 + ((row % 128) / 32) * 4 + block % 4;
+}
+
 }  // namespace nc::kernels

@@ -10,8 +10,13 @@ Context::Context() {
   if (!mpfr_buildopt_tls_p()) {
     throw std::runtime_error("oracle: MPFR was built without thread-local storage; one Context per thread is unsafe");
   }
-  mpfr_init2(fr, 64);
+  for (int f = 0; f < kFloatFormatCount; ++f)
+    mpfr_init2(rounded[f], info(static_cast<FloatFormat>(f)).fraction_bits + 1);
+  mpfr_init2(integral, 64);
 }
-Context::~Context() { mpfr_clear(fr); }
+Context::~Context() {
+  for (auto& r : rounded) mpfr_clear(r);
+  mpfr_clear(integral);
+}
 
 }  // namespace nc::oracle

@@ -6,36 +6,48 @@
 
 namespace nc::oracle {
 
-ValueClass exact_into(FloatFormat f, uint32_t word, mpq_class& out, bool& negative) {
+WordFields split_word(FloatFormat f, uint32_t word) {
   const FloatFormatInfo& fi = info(f);
   const uint32_t exp_mask = (1u << fi.exponent_bits) - 1;
   const uint32_t frac_mask = (1u << fi.fraction_bits) - 1;
-  negative = ((word >> (fi.bits - 1)) & 1u) != 0;
+  WordFields w;
+  w.negative = ((word >> (fi.bits - 1)) & 1u) != 0;
   const uint32_t e = (word >> fi.fraction_bits) & exp_mask;
   const uint32_t m = word & frac_mask;
-  if (fi.has_inf && e == exp_mask) return m == 0 ? ValueClass::Inf : ValueClass::NaN;
-  if (!fi.has_inf && fi.has_nan && e == exp_mask && m == frac_mask) return ValueClass::NaN;
-  // value = significand * 2^scale_exp, significand an integer
-  uint32_t significand;
-  long scale_exp;
-  ValueClass cls;
-  if (e == 0) {
-    significand = m;
-    scale_exp = 1 - fi.bias - fi.fraction_bits;
-    cls = m == 0 ? ValueClass::Zero : ValueClass::Subnormal;
+  if (fi.has_inf && e == exp_mask) {
+    w.cls = m == 0 ? ValueClass::Inf : ValueClass::NaN;
+  } else if (!fi.has_inf && fi.has_nan && e == exp_mask && m == frac_mask) {
+    w.cls = ValueClass::NaN;
+  } else if (e == 0) {
+    w.cls = m == 0 ? ValueClass::Zero : ValueClass::Subnormal;
+    w.significand = m;
+    w.exponent = 1 - fi.bias - fi.fraction_bits;
   } else {
-    significand = (1u << fi.fraction_bits) | m;
-    scale_exp = static_cast<long>(e) - fi.bias - fi.fraction_bits;
-    cls = ValueClass::Normal;
+    w.cls = ValueClass::Normal;
+    w.significand = (1u << fi.fraction_bits) | m;
+    w.exponent = static_cast<long>(e) - fi.bias - fi.fraction_bits;
   }
-  mpq_set_ui(out.get_mpq_t(), significand, 1);
-  if (scale_exp >= 0) {
-    mpq_mul_2exp(out.get_mpq_t(), out.get_mpq_t(), static_cast<unsigned long>(scale_exp));
+  return w;
+}
+
+namespace {
+// out = the finite value of w.
+void finite_into(const WordFields& w, mpq_class& out) {
+  mpq_set_ui(out.get_mpq_t(), w.significand, 1);
+  if (w.exponent >= 0) {
+    mpq_mul_2exp(out.get_mpq_t(), out.get_mpq_t(), static_cast<unsigned long>(w.exponent));
   } else {
-    mpq_div_2exp(out.get_mpq_t(), out.get_mpq_t(), static_cast<unsigned long>(-scale_exp));
+    mpq_div_2exp(out.get_mpq_t(), out.get_mpq_t(), static_cast<unsigned long>(-w.exponent));
   }
-  if (negative) mpq_neg(out.get_mpq_t(), out.get_mpq_t());
-  return cls;
+  if (w.negative) mpq_neg(out.get_mpq_t(), out.get_mpq_t());
+}
+}  // namespace
+
+ValueClass exact_into(FloatFormat f, uint32_t word, mpq_class& out, bool& negative) {
+  const WordFields w = split_word(f, word);
+  negative = w.negative;
+  if (w.cls != ValueClass::Inf && w.cls != ValueClass::NaN) finite_into(w, out);
+  return w.cls;
 }
 
 Exact exact_value(FloatFormat f, uint32_t word) {
@@ -68,21 +80,36 @@ std::optional<FloatFormat> float_format_of(WordType t) {
 
 Decoded decode(Context& ctx, WordType type, uint32_t word) {
   Decoded d;
+  decode(ctx, type, word, d);
+  return d;
+}
+
+void decode(Context& ctx, WordType type, uint32_t word, Decoded& d) {
+  // Every field is reset; d.value.q keeps its storage (no allocation once grown).
+  d.cls = ValueClass::Zero;
+  d.value.kind = Exact::Kind::Finite;
+  d.value.negative = false;
+  mpq_set_ui(d.value.q.get_mpq_t(), 0, 1);
+  d.binary32.reset();
+  d.integer.reset();
+  d.valid = true;
+  d.rule = {};
   const uint32_t bits = info(type).bits;
   if (bits < 32 && (word >> bits) != 0) {
     d.valid = false;
     d.rule = "word";
-    return d;
+    return;
   }
   if (const auto ff = float_format_of(type)) {
-    bool negative = false;
-    d.cls = exact_into(*ff, word, ctx.q0, negative);
-    if (d.cls == ValueClass::Inf) {
-      d.value = Exact::inf(negative);
-    } else if (d.cls == ValueClass::NaN) {
-      d.value = Exact::nan(negative);
+    const WordFields w = split_word(*ff, word);
+    d.cls = w.cls;
+    d.value.negative = w.negative;
+    if (w.cls == ValueClass::Inf) {
+      d.value.kind = Exact::Kind::Inf;
+    } else if (w.cls == ValueClass::NaN) {
+      d.value.kind = Exact::Kind::NaN;
     } else {
-      d.value = Exact::finite(ctx.q0, negative);
+      finite_into(w, d.value.q);  // straight into the result: no copy of a rational
     }
     switch (type) {
       case WordType::FP32: d.binary32 = word; break;
@@ -92,14 +119,15 @@ Decoded decode(Context& ctx, WordType type, uint32_t word) {
           // Payload-preserving: sign, all-ones exponent, the 10 fraction bits at the top.
           d.binary32 = ((word & 0x8000u) << 16) | 0x7f800000u | ((word & 0x3ffu) << 13);
         } else {
-          d.binary32 = round_rne(ctx, FloatFormat::Binary32, d.value).word;  // exact
+          d.binary32 = round_rne_dyadic(ctx, FloatFormat::Binary32, w.negative, w.significand, w.exponent).word;  // exact
         }
         break;
       default:  // E4M3FN, E2M1: finite values are exact in binary32; E4M3FN NaN has no payload
-        if (d.cls != ValueClass::NaN) d.binary32 = round_rne(ctx, FloatFormat::Binary32, d.value).word;
+        if (d.cls != ValueClass::NaN)
+          d.binary32 = round_rne_dyadic(ctx, FloatFormat::Binary32, w.negative, w.significand, w.exponent).word;
         break;
     }
-    return d;
+    return;
   }
   d.cls = ValueClass::Int;
   int64_t v;
@@ -113,8 +141,8 @@ Decoded decode(Context& ctx, WordType type, uint32_t word) {
     }
   }
   d.integer = v;
-  d.value = Exact::finite(mpq_class(static_cast<long>(v)));
-  return d;
+  d.value.negative = v < 0;
+  mpq_set_si(d.value.q.get_mpq_t(), static_cast<long>(v), 1);
 }
 
 }  // namespace nc::oracle

@@ -29,10 +29,22 @@ struct Decoded {
 };
 
 Decoded decode(Context& ctx, WordType type, uint32_t word);
+// The same into caller-owned storage, for sweeps: every field of `out` is overwritten.
+void decode(Context& ctx, WordType type, uint32_t word, Decoded& out);
 
 // Exact value of a word of a float format, without the extras (faster for inner loops).
 // Precondition: word fits the format's width.
 Exact exact_value(FloatFormat f, uint32_t word);
+
+// The bit fields of a float word read as a value: (-1)^negative * significand * 2^exponent, exact
+// when cls is Zero, Subnormal or Normal (significand and exponent are unset for Inf and NaN).
+struct WordFields {
+  ValueClass cls = ValueClass::Zero;
+  bool negative = false;
+  uint32_t significand = 0;
+  long exponent = 0;
+};
+WordFields split_word(FloatFormat f, uint32_t word);
 
 // The inner-loop form: classifies a float word, sets `negative` to its sign bit and, when finite,
 // writes its exact value into `out` (reused storage, no allocation once grown).

@@ -7,6 +7,7 @@
 namespace nc::oracle {
 
 enum class FloatFormat : uint8_t { Binary32, Binary16, BFloat16, E4M3FN, E2M1 };
+inline constexpr int kFloatFormatCount = 5;
 
 struct FloatFormatInfo {
   FloatFormat id;

@@ -124,8 +124,6 @@ EncodeResult encode_maxabs_f16_recip_rne_v1(Context& ctx, Format f, SourceType s
     x32[i] = *w;
   }
   mpq_class& scale32 = ctx.q2;
-  mpq_class inv32, xv, prod;
-  mpz_class rounded;
   bool negative = false;
 
   for (uint64_t r = 0; r < rows; ++r) {
@@ -170,18 +168,18 @@ EncodeResult encode_maxabs_f16_recip_rne_v1(Context& ctx, Format f, SourceType s
       mpq_inv(ctx.q0.get_mpq_t(), scale32.get_mpq_t());
       const uint32_t inv_word = round_f32(ctx, ctx.q0);
       tr.inv32 = inv_word;
-      exact_into(FloatFormat::Binary32, inv_word, inv32, negative);
+      const WordFields inv = split_word(FloatFormat::Binary32, inv_word);  // positive, normal
       // Step 5: normalized32 = round_f32(x * inv32); code = clamp(rint_even(normalized32)).
+      // The exact product of two binary32 values is the product of their significands (< 2^48)
+      // times 2^(sum of exponents), rounded once.
       for (uint64_t i = begin; i < end; ++i) {
-        const uint32_t xw = x[i - begin];
-        bool x_negative = false;
-        exact_into(FloatFormat::Binary32, xw, xv, x_negative);
-        mpq_mul(prod.get_mpq_t(), xv.get_mpq_t(), inv32.get_mpq_t());
-        const uint32_t norm_word = round_rne(ctx, FloatFormat::Binary32, prod, x_negative).word;
+        const WordFields xf = split_word(FloatFormat::Binary32, x[i - begin]);
+        const uint32_t norm_word =
+            round_rne_dyadic(ctx, FloatFormat::Binary32, xf.negative, uint64_t{xf.significand} * inv.significand,
+                             xf.exponent + inv.exponent)
+                .word;
         out.normalized32[i] = norm_word;
-        exact_into(FloatFormat::Binary32, norm_word, xv, x_negative);
-        round_to_integral_ties_even(ctx, xv, rounded);
-        const long q = std::clamp<long>(rounded.get_si(), p.qmin, p.qmax);
+        const long q = std::clamp<long>(round_word_to_integral_ties_even(ctx, FloatFormat::Binary32, norm_word), p.qmin, p.qmax);
         out.codes[i] = static_cast<int32_t>(q);
       }
     }

@@ -38,8 +38,9 @@ std::optional<Recipe> find_recipe(std::string_view name) {
 uint32_t convert(Context& ctx, Recipe r, uint32_t w) {
   const FloatFormat target = target_of(r);
   const FloatFormatInfo& fi = info(target);
-  bool negative = false;
-  const ValueClass cls = exact_into(FloatFormat::Binary32, w, ctx.q1, negative);
+  const WordFields x = split_word(FloatFormat::Binary32, w);
+  const ValueClass cls = x.cls;
+  const bool negative = x.negative;
   const uint32_t sign = negative ? 1u << (fi.bits - 1) : 0;
   const uint32_t e4m3_nan = sign | 0x7fu;
   if (cls == ValueClass::NaN) {
@@ -58,7 +59,7 @@ uint32_t convert(Context& ctx, Recipe r, uint32_t w) {
     rounded.overflow = true;
     rounded.word = sign | (fi.has_inf ? (((1u << fi.exponent_bits) - 1) << fi.fraction_bits) : fi.max_finite_magnitude_bits);
   } else {
-    rounded = round_rne(ctx, target, ctx.q1, negative);
+    rounded = round_rne_dyadic(ctx, target, negative, x.significand, x.exponent);
   }
   if (!rounded.overflow) return rounded.word;
   switch (r) {

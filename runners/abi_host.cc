@@ -1,5 +1,6 @@
 #include "runners/abi_host.h"
 
+#include <charconv>
 #include <vector>
 
 #include "registry/registry.h"
@@ -257,6 +258,42 @@ std::string dequantize(const nc_plugin_v1& p, const std::vector<std::string_view
   return line;
 }
 
+bool parse_decimal(std::string_view s, uint64_t* out) {
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), *out);
+  return ec == std::errc() && end == s.data() + s.size() && !s.empty();
+}
+
+// layout FMT LAYOUT NxK:ROW:BLOCK... -> ok OFFSET/PLANE_BYTES... A version 1 table has no
+// layout_offsets field (its memory ends before it), so it is not read there.
+std::string layout(const nc_plugin_v1& p, const std::vector<std::string_view>& t) {
+  auto fn = p.abi_version >= 2 ? p.layout_offsets : nullptr;
+  if (!fn) return "unsupported";
+  auto fmt = t.size() > 2 ? format_token(t[1]) : std::nullopt;
+  auto lay = t.size() > 2 ? layout_token(t[2]) : std::nullopt;
+  if (!fmt || !lay) return error("malformed layout request");
+  const size_t n = t.size() - 3;
+  std::vector<uint64_t> rows(n), k(n), row(n), block(n), offset(n), plane(n);
+  for (size_t i = 0; i < n; ++i) {
+    auto parts = split(t[3 + i], ':');
+    std::vector<uint64_t> shape;
+    if (parts.size() != 3 || !parse_shape(parts[0], &shape) || shape.size() != 2 || !parse_decimal(parts[1], &row[i]) ||
+        !parse_decimal(parts[2], &block[i]))
+      return error("malformed layout element");
+    rows[i] = shape[0], k[i] = shape[1];
+  }
+  std::string line;
+  if (!status_ok(fn(*fmt, *lay, rows.data(), k.data(), row.data(), block.data(), n, offset.data(), plane.data()), &line))
+    return line;
+  line = "ok";
+  for (size_t i = 0; i < n; ++i) {  // piece by piece: GCC 12 -O3 -Wrestrict, as above
+    line += ' ';
+    line += std::to_string(offset[i]);
+    line += '/';
+    line += std::to_string(plane[i]);
+  }
+  return line;
+}
+
 }  // namespace
 
 std::string abi_answer(const nc_plugin_v1& table, std::string_view request) {
@@ -271,6 +308,7 @@ std::string abi_answer(const nc_plugin_v1& table, std::string_view request) {
   if (verb == "encode") return encode(table, t);
   if (verb == "validate-tensor") return validate_tensor(table, t);
   if (verb == "dequantize") return dequantize(table, t);
+  if (verb == "layout") return layout(table, t);
   return "unsupported";
 }
 

@@ -3,6 +3,10 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "corpus/official.h"
+#include "runners/report.h"
+#include "runners/scope.h"
+
 namespace nc::runners {
 namespace {
 
@@ -23,6 +27,12 @@ std::string coverage_text(const sweep::Report& r) {
   std::snprintf(pct, sizeof pct, "%.4g%%", 100.0 * double(r.tally.covered) / double(r.domain_size));
   return (r.stride == 1 ? std::string("part") : "1 input in " + std::to_string(r.stride)) + ", " + pct + " of " +
          std::to_string(r.domain_size);
+}
+
+// A certificate on any corpus but the official one says so; certify makes one only when told to.
+std::string corpus_line(const ReplayResult& r) {
+  const std::string p = corpus::provenance(r.manifest_sha256);
+  return corpus::is_official(r.manifest_sha256) ? p : p + ", certified with --allow-modified-corpus";
 }
 
 }  // namespace
@@ -81,8 +91,9 @@ std::string certificate_markdown(const ReplayResult& r, const std::vector<sweep:
   std::string m = "# NInfer conformance certificate\n\n";
   m += "| | |\n|---|---|\n";
   m += "| target | `" + r.target_name + "` version `" + r.target_version + "` |\n";
-  m += "| corpus manifest SHA-256 | `" + r.manifest_sha256 + "` |\n";
+  m += "| corpus | " + corpus_line(r) + " |\n";
   m += "| overall | " + std::string(certified_conformant(r, sweeps) ? "conformant" : "not conformant") + " |\n";
+  m += "| verdict | " + verdict_line(r, certified_conformant(r, sweeps)) + " |\n";
   m += "| generated_at | " + generated_at + " |\n\n";
   m += "## Capabilities\n\n| capability | verdict | cases | failed | untested |\n|---|---|---|---|---|\n";
   for (const CapabilityVerdict& v : capability_verdicts(r, sweeps))
@@ -158,7 +169,11 @@ std::string certificate_json(const ReplayResult& r, const std::vector<sweep::Out
   j["schema"] = "ninfer-conform-certificate-1";
   j["target"] = {{"name", r.target_name}, {"version", r.target_version}};
   j["corpus_manifest_sha256"] = r.manifest_sha256;
+  j["corpus"] = corpus_line(r);
+  j["corpus_official"] = corpus::is_official(r.manifest_sha256);
   j["conformant"] = certified_conformant(r, sweeps);
+  j["verdict"] = verdict_line(r, certified_conformant(r, sweeps));
+  j["scope"] = scope_json(r);
   j["generated_at"] = generated_at;
   j["capabilities"] = nlohmann::ordered_json::array();
   for (const CapabilityVerdict& v : capability_verdicts(r, sweeps))

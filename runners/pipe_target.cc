@@ -7,9 +7,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 
+#include "runners/printable.h"
 #include "runners/tokens.h"
 
 namespace nc::runners {
@@ -25,6 +28,19 @@ std::string describe_status(int status) {
   if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
   return "stopped";
 }
+
+constexpr const char* kClosedOutput = "adapter closed its output";
+// A stderr line longer than this is repeated in pieces, so a flood without newlines cannot grow
+// the runner's memory.
+constexpr size_t kStderrLineCap = 4096;
+// What a protocol error quotes of the child's output.
+// (Built piece by piece: GCC 12 -O3 warns, falsely, -Wrestrict on "'" + std::string.)
+std::string quote(std::string_view s) {
+  std::string q(1, '\'');
+  q += printable(s.substr(0, std::min<size_t>(60, s.find('\n'))));
+  q += '\'';
+  return q;
+}
 }  // namespace
 
 PipeTarget::~PipeTarget() { stop(); }
@@ -33,15 +49,19 @@ bool PipeTarget::start(std::string* why) {
   if (pid_ > 0) return true;
   // A write to a dead adapter must be an error return, not a SIGPIPE that kills the runner.
   signal(SIGPIPE, SIG_IGN);
-  int in[2], out[2];
+  int in[2], out[2], err[2];
   if (pipe2(in, O_CLOEXEC) != 0) return *why = std::string("pipe: ") + strerror(errno), false;
   if (pipe2(out, O_CLOEXEC) != 0) {
     close(in[0]), close(in[1]);
     return *why = std::string("pipe: ") + strerror(errno), false;
   }
+  if (pipe2(err, O_CLOEXEC) != 0) {
+    close(in[0]), close(in[1]), close(out[0]), close(out[1]);
+    return *why = std::string("pipe: ") + strerror(errno), false;
+  }
   pid_t pid = fork();
   if (pid < 0) {
-    close(in[0]), close(in[1]), close(out[0]), close(out[1]);
+    close(in[0]), close(in[1]), close(out[0]), close(out[1]), close(err[0]), close(err[1]);
     return *why = std::string("fork: ") + strerror(errno), false;
   }
   if (pid == 0) {
@@ -49,25 +69,31 @@ bool PipeTarget::start(std::string* why) {
     setpgid(0, 0);
     dup2(in[0], 0);
     dup2(out[1], 1);
+    dup2(err[1], 2);
     execl("/bin/sh", "sh", "-c", command_.c_str(), static_cast<char*>(nullptr));
     _exit(127);
   }
   setpgid(pid, pid);  // also from the parent, so the group exists before any kill
   close(in[0]);
   close(out[1]);
+  close(err[1]);
+  // Writes never block: step() waits for room under the deadline instead.
+  fcntl(in[1], F_SETFL, fcntl(in[1], F_GETFL) | O_NONBLOCK);
   pid_ = pid;
   to_child_ = in[1];
   from_child_ = out[0];
+  err_from_child_ = err[0];
   buffer_.clear();
+  err_buffer_.clear();
   std::string line;
-  if (!write_all("hello 1\n", why) || !read_line(&line, why)) {
+  if (!exchange("hello 1\n", &line, now_s() + timeout_s_, false, why)) {
     *why = "adapter '" + command_ + "' did not answer hello: " + *why;
     stop();
     return false;
   }
   auto t = split(line, ' ');
   if (t.size() != 3 || t[0] != "ok") {
-    *why = "adapter '" + command_ + "' answered hello with '" + line.substr(0, 80) + "'";
+    *why = "adapter '" + command_ + "' answered hello with " + quote(line);
     stop();
     return false;
   }
@@ -76,75 +102,165 @@ bool PipeTarget::start(std::string* why) {
   return true;
 }
 
-bool PipeTarget::write_all(const std::string& s, std::string* why) {
-  size_t done = 0;
-  while (done < s.size()) {
-    ssize_t n = write(to_child_, s.data() + done, s.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return *why = std::string("write to adapter failed: ") + strerror(errno), false;
-    done += size_t(n);
-  }
-  return true;
-}
-
-bool PipeTarget::fill(double deadline, std::string* why) {
+bool PipeTarget::step(double deadline, std::string_view out, size_t* written, std::string* why) {
+  const bool writing = written && *written < out.size();
   for (;;) {
     double left = deadline - now_s();
-    if (left <= 0) return *why = "no answer within " + std::to_string(int(timeout_s_)) + " s (hang)", false;
-    pollfd pfd{from_child_, POLLIN, 0};
-    int r = poll(&pfd, 1, int(left * 1000) + 1);
+    if (left <= 0)
+      return *why = "no answer within " + std::to_string(int(timeout_s_)) + " s (hang" +
+                    (writing ? ": the adapter stopped reading its input)" : ")"),
+             false;
+    pollfd pfd[3] = {{from_child_, POLLIN, 0}, {err_from_child_, POLLIN, 0}, {writing ? to_child_ : -1, POLLOUT, 0}};
+    int r = poll(pfd, 3, int(left * 1000) + 1);
     if (r < 0 && errno == EINTR) continue;
     if (r < 0) return *why = std::string("poll: ") + strerror(errno), false;
     if (r == 0) continue;
     char chunk[65536];
-    ssize_t n = read(from_child_, chunk, sizeof chunk);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return *why = "adapter closed its output", false;
-    buffer_.append(chunk, size_t(n));
-    return true;
+    if (pfd[1].revents) {
+      ssize_t n = read(err_from_child_, chunk, sizeof chunk);
+      if (n > 0) {
+        err_buffer_.append(chunk, size_t(n));
+        forward_stderr(false);
+      } else if (n == 0 || errno != EINTR) {
+        forward_stderr(true);
+        close(err_from_child_);
+        err_from_child_ = -1;  // poll ignores a negative fd
+      }
+    }
+    if (pfd[2].revents) {
+      ssize_t n = write(to_child_, out.data() + *written, out.size() - *written);
+      if (n < 0 && errno != EINTR && errno != EAGAIN)
+        return *why = std::string("write to adapter failed: ") + strerror(errno), false;
+      if (n > 0) *written += size_t(n);
+    }
+    if (pfd[0].revents) {
+      ssize_t n = read(from_child_, chunk, sizeof chunk);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return *why = kClosedOutput, false;
+      buffer_.append(chunk, size_t(n));
+    }
+    if (pfd[0].revents || pfd[2].revents) return true;
   }
 }
 
-bool PipeTarget::read_line(std::string* line, std::string* why) {
-  const double deadline = now_s() + timeout_s_;
+void PipeTarget::forward_stderr(bool flush) {
+  for (;;) {
+    size_t nl = err_buffer_.find('\n');
+    if (nl == std::string::npos && err_buffer_.size() < kStderrLineCap && !(flush && !err_buffer_.empty())) return;
+    const size_t n = std::min(nl == std::string::npos ? err_buffer_.size() : nl, kStderrLineCap);
+    std::fprintf(stderr, "[target stderr] %s\n", printable(std::string_view(err_buffer_).substr(0, n)).c_str());
+    err_buffer_.erase(0, n + (n == nl ? 1 : 0));
+  }
+}
+
+bool PipeTarget::write_all(const std::string& s, double deadline, std::string* why) {
+  size_t written = 0;
+  while (written < s.size())
+    if (!step(deadline, s, &written, why)) return false;
+  return true;
+}
+
+bool PipeTarget::read_line(std::string* line, double deadline, std::string* why) {
   for (;;) {
     size_t nl = buffer_.find('\n');
     if (nl != std::string::npos) {
-      *line = buffer_.substr(0, nl);
+      *line = printable(std::string_view(buffer_).substr(0, nl));
       buffer_.erase(0, nl + 1);
       return true;
     }
-    if (!fill(deadline, why)) return false;
+    if (!step(deadline, {}, nullptr, why)) return false;
   }
 }
 
-bool PipeTarget::read_bytes(void* dst, size_t n, std::string* why) {
-  const double deadline = now_s() + timeout_s_;
+bool PipeTarget::read_bytes(void* dst, size_t n, double deadline, std::string* why) {
   while (buffer_.size() < n)
-    if (!fill(deadline, why)) return false;
+    if (!step(deadline, {}, nullptr, why)) return false;
   std::memcpy(dst, buffer_.data(), n);
   buffer_.erase(0, n);
   return true;
 }
 
+bool PipeTarget::in_step(std::string* why) {
+  pollfd pfd{from_child_, POLLIN, 0};
+  if (buffer_.empty() && poll(&pfd, 1, 0) == 1) {
+    char chunk[4096];
+    ssize_t n = read(from_child_, chunk, sizeof chunk);
+    if (n == 0) return *why = kClosedOutput, false;
+    if (n > 0) buffer_.append(chunk, size_t(n));
+  }
+  if (buffer_.empty()) return true;
+  *why = "protocol out of step: the adapter wrote " + quote(buffer_) +
+         " that no request asked for (a second answer to the previous request, or output of its own)";
+  return false;
+}
+
+std::string PipeTarget::finish_suite() {
+  std::string problem;
+  if (from_child_ >= 0) {
+    // End of input: a well-behaved adapter exits. Whatever it writes until then was asked for by
+    // no request (a second answer to the last one, say), and the suite's results cannot be trusted.
+    close(to_child_);
+    to_child_ = -1;
+    const double deadline = now_s() + timeout_s_;
+    std::string why;
+    int status;
+    while (now_s() < deadline) {
+      if (step(std::min(deadline, now_s() + 0.05), {}, nullptr, &why)) continue;
+      if (why == kClosedOutput || pid_ <= 0) break;
+      if (waitpid(pid_, &status, WNOHANG) == pid_) {
+        pid_ = -1;  // exited: what it wrote is all in the pipe by now
+        fcntl(from_child_, F_SETFL, fcntl(from_child_, F_GETFL) | O_NONBLOCK);
+        char chunk[65536];
+        for (ssize_t n; (n = read(from_child_, chunk, sizeof chunk)) > 0;) buffer_.append(chunk, size_t(n));
+        break;
+      }
+    }
+    if (!buffer_.empty())
+      problem = "protocol out of step: the adapter wrote " + quote(buffer_) + " after its last answer";
+  }
+  stop();
+  return problem;
+}
+
+bool PipeTarget::exchange(const std::string& request, std::string* line, double deadline, bool payload_follows,
+                          std::string* why) {
+  if (!in_step(why) || !write_all(request, deadline, why) || !read_line(line, deadline, why)) return false;
+  if (payload_follows || buffer_.empty()) return true;
+  *why = "protocol out of step: more than one line answered one request (then " + quote(buffer_) + ")";
+  return false;
+}
+
 void PipeTarget::stop() {
   binary_ = -1;
-  if (pid_ <= 0) return;
+  if (from_child_ < 0) return;
   close(to_child_);
   close(from_child_);
   to_child_ = from_child_ = -1;
-  // Give a well-behaved adapter a moment to exit on end of input, then kill it.
-  int status;
-  for (int i = 0; i < 20; ++i) {
-    if (waitpid(pid_, &status, WNOHANG) == pid_) {
-      kill(-pid_, SIGKILL);  // anything the adapter left behind in its group
-      return void(pid_ = -1);
+  if (pid_ > 0) {
+    // Give a well-behaved adapter a moment to exit on end of input, then kill it.
+    int status;
+    bool exited = false;
+    for (int i = 0; i < 20 && !exited; ++i) {
+      exited = waitpid(pid_, &status, WNOHANG) == pid_;
+      if (!exited) usleep(5000);
     }
-    usleep(5000);
+    kill(-pid_, SIGKILL);  // the adapter, or anything it left behind in its group
+    if (!exited) waitpid(pid_, &status, 0);
   }
-  kill(-pid_, SIGKILL);
-  waitpid(pid_, &status, 0);
   pid_ = -1;
+  // What the adapter wrote to stderr before it went; a descendant holding the pipe open must not
+  // keep the runner here, so only what is already there is read.
+  if (err_from_child_ >= 0) {
+    fcntl(err_from_child_, F_SETFL, fcntl(err_from_child_, F_GETFL) | O_NONBLOCK);
+    char chunk[65536];
+    for (ssize_t n; (n = read(err_from_child_, chunk, sizeof chunk)) > 0;) {
+      err_buffer_.append(chunk, size_t(n));
+      forward_stderr(false);
+    }
+    forward_stderr(true);
+    close(err_from_child_);
+    err_from_child_ = -1;
+  }
 }
 
 Response PipeTarget::dead(const std::string& why) {
@@ -155,9 +271,7 @@ Response PipeTarget::dead(const std::string& why) {
   if (pid_ > 0 && waitpid(pid_, &status, WNOHANG) == pid_) {
     r.message += " (adapter " + describe_status(status) + ")";
     kill(-pid_, SIGKILL);
-    pid_ = -1;
-    close(to_child_);
-    close(from_child_);
+    pid_ = -1;  // reaped: stop() closes the pipes without waiting for it again
   }
   stop();
   return r;
@@ -167,7 +281,7 @@ Response PipeTarget::call(const Request& req) {
   std::string why;
   if (pid_ <= 0) return dead("adapter is not running");
   std::string line;
-  if (!write_all(request_line(req) + "\n", &why) || !read_line(&line, &why)) {
+  if (!exchange(request_line(req) + "\n", &line, now_s() + timeout_s_, false, &why)) {
     // Let a crashing child finish dying so the reason can name its signal.
     usleep(20000);
     return dead(why);
@@ -190,13 +304,13 @@ Response PipeTarget::non_ok(const std::string& line) {
     r.message = line.size() > 6 ? line.substr(6) : "error";
     return r;
   }
-  return dead("malformed response '" + line.substr(0, 60) + "'");
+  return dead("malformed response " + quote(line));
 }
 
 bool PipeTarget::binary() {
   if (binary_ < 0 && pid_ > 0) {
     std::string line, why;
-    if (!write_all("binary 1\n", &why) || !read_line(&line, &why)) {
+    if (!exchange("binary 1\n", &line, now_s() + timeout_s_, false, &why)) {
       dead(why);
       return false;
     }
@@ -209,17 +323,22 @@ Response PipeTarget::call_binary(const std::string& header, const void* payload,
                                  size_t reply_bytes) {
   std::string why, line;
   if (pid_ <= 0) return dead("adapter is not running");
+  const double deadline = now_s() + timeout_s_;
   std::string message = header + "\n";
   message.append(static_cast<const char*>(payload), bytes);
-  if (!write_all(message, &why) || !read_line(&line, &why)) {
+  if (!exchange(message, &line, deadline, true, &why)) {
     usleep(20000);
     return dead(why);
   }
-  if (line != "ok") return non_ok(line);
-  if (!read_bytes(reply, reply_bytes, &why)) {
+  if (line != "ok") {
+    if (!buffer_.empty()) return dead("protocol out of step: more than one line answered '" + header + "'");
+    return non_ok(line);
+  }
+  if (!read_bytes(reply, reply_bytes, deadline, &why)) {
     usleep(20000);
     return dead("binary answer to '" + header + "' cut short: " + why);
   }
+  if (!buffer_.empty()) return dead("protocol out of step: more output after the binary answer to '" + header + "'");
   return Response{};
 }
 

@@ -7,6 +7,7 @@
 
 #include "corpus/sha256.h"
 #include "runners/diagnosis.h"
+#include "runners/scope.h"
 #include "runners/tokens.h"
 
 namespace nc::runners {
@@ -47,6 +48,7 @@ Shaped shape_request(Capability cap, const std::string& op_selector, const Colum
     case Capability::ValidateTensor:
     case Capability::Dequantize:
       return {op_selector, f("shape") + " " + f("codes") + " " + f("scales") + " " + f("divisor")};
+    case Capability::Layout: return {op_selector, f("shape") + ":" + f("row") + ":" + f("block")};
   }
   return {};
 }
@@ -77,7 +79,8 @@ bool ReplayResult::conformant() const {
     if (s.failed() || !s.target_problem.empty()) return false;
     judged += s.total() - s.counts[size_t(Verdict::Untested)];
   }
-  return judged > 0;  // a target that provided nothing the corpus tests has not shown conformance
+  // A target that provided nothing the corpus tests has not shown conformance.
+  return judged > 0 && scope_of(*this).unmet.empty();
 }
 
 bool verify_manifest(const std::string& dir, std::string* manifest_sha256, std::vector<corpus::ManifestEntry>* entries,
@@ -116,8 +119,17 @@ bool replay_suite(Target& target, corpus::SuiteReader& reader, const ReplayOptio
   bool dead = false;
   size_t done = 0;
 
+  // Tag lists of the judged cases, counted per distinct list (few per suite) and split once at
+  // the end: the diagnosis ranks failure tags against them.
+  std::map<std::string, size_t, std::less<>> judged_tag_lists;
   auto record_case = [&](const corpus::Record& r, Verdict v, const std::string& actual, const Judgement* j) {
     ++res.counts[size_t(v)];
+    if (v != Verdict::Untested && c.tags >= 0) {
+      const std::string& list = r.fields[size_t(c.tags)];
+      auto it = judged_tag_lists.find(list);
+      if (it == judged_tag_lists.end()) it = judged_tag_lists.emplace(list, 0).first;
+      ++it->second;
+    }
     if (j && v == Verdict::PassUnderPolicy) res.policies_used.insert(j->policy);
     if (v != Verdict::Fail && v != Verdict::TargetError) return;
     CaseResult cr;
@@ -188,6 +200,9 @@ bool replay_suite(Target& target, corpus::SuiteReader& reader, const ReplayOptio
     batch.push_back(std::move(r));
   }
   flush(req, batch);
+  for (const auto& [list, n] : judged_tag_lists)
+    if (list != "-")
+      for (std::string_view t : split(list, ',')) res.judged_tags[std::string(t)] += n;
   res.diagnosis = diagnose(h, res);
   return true;
 }
@@ -218,8 +233,9 @@ bool replay(Target& target, const ReplayOptions& o, ReplayResult* out, std::stri
     started = true;
     SuiteResult r;
     if (!replay_suite(target, **reader, o, &r, error)) return false;
+    if (std::string problem = target.finish_suite(); !problem.empty() && r.target_problem.empty())
+      r.target_problem = problem + ", after the suite's last request";
     out->suites.push_back(std::move(r));
-    target.finish_suite();
   }
   if (!matched) return *error = "no suite matches '" + o.suite_glob + "'", false;
   return true;

@@ -38,6 +38,7 @@ struct SuiteResult {
   std::array<size_t, kVerdictCount> counts{};
   std::set<std::string> policies_used;   // policies some case needed
   std::vector<CaseResult> failures;      // every Fail and TargetError, in record order
+  std::map<std::string, size_t> judged_tags;  // tag -> judged cases (Untested excluded) carrying it
   std::string target_problem;            // the target died/hung/lied: why, naming the first case ID
   std::vector<std::string> diagnosis;    // lines grouping failures by tag with the likely cause
   size_t total() const;
@@ -48,7 +49,9 @@ struct ReplayResult {
   std::string manifest_sha256;           // of MANIFEST.json's bytes
   std::string target_name, target_version;
   std::vector<SuiteResult> suites;
-  bool conformant() const;               // some case judged; no failure or target error in any suite
+  std::vector<std::string> required;     // --require entries (runners/scope.h): unmet is not conformant
+  // Some case judged; no failure or target error in any suite; every requirement met.
+  bool conformant() const;
 };
 
 // Reads and verifies <dir>/MANIFEST.json through corpus/manifest.h: every listed file present with

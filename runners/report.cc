@@ -4,6 +4,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "corpus/official.h"
+#include "runners/scope.h"
 #include "runners/tokens.h"
 
 namespace nc::runners {
@@ -49,10 +51,12 @@ std::string decoded(ResultType type, const std::string& token) {
 }
 
 void print_summary(FILE* out, const ReplayResult& r, size_t max_failures) {
-  std::fprintf(out, "target %s %s, corpus manifest sha256 %s\n", r.target_name.c_str(), r.target_version.c_str(),
-               r.manifest_sha256.c_str());
+  std::fprintf(out, "target %s %s\ncorpus: %s\n", r.target_name.c_str(), r.target_version.c_str(),
+               corpus::provenance(r.manifest_sha256).c_str());
   for (const SuiteResult& s : r.suites) {
-    std::fprintf(out, "%-8s %s: %s\n", s.failed() ? "FAIL" : "ok", s.name.c_str(), counts_line(s).c_str());
+    const bool untested = s.counts[size_t(Verdict::Untested)] == s.total() && s.target_problem.empty();
+    std::fprintf(out, "%-8s %s: %s\n", s.failed() ? "FAIL" : untested ? "untested" : "ok", s.name.c_str(),
+                 counts_line(s).c_str());
     if (!s.policies_used.empty()) {
       std::string p;
       for (const std::string& x : s.policies_used) p += (p.empty() ? "" : ", ") + x;
@@ -73,18 +77,26 @@ void print_summary(FILE* out, const ReplayResult& r, size_t max_failures) {
       std::fprintf(out, "         ... %zu more failures not shown (--max-failures)\n", s.failures.size() - max_failures);
     for (const std::string& d : s.diagnosis) std::fprintf(out, "         diagnosis: %s\n", d.c_str());
   }
-  size_t failed = 0, untested = 0, total = 0;
-  for (const SuiteResult& s : r.suites)
-    failed += s.failed(), untested += s.counts[size_t(Verdict::Untested)], total += s.total();
-  std::fprintf(out, "%s: %zu suites, %zu cases, %zu failed, %zu untested\n",
-               r.conformant() ? "CONFORMANT" : "NOT CONFORMANT", r.suites.size(), total, failed, untested);
+  for (const std::string& u : scope_of(r).unmet) std::fprintf(out, "required %s\n", u.c_str());
+  std::fprintf(out, "%s\n", verdict_line(r, r.conformant()).c_str());
+}
+
+nlohmann::ordered_json scope_json(const ReplayResult& r) {
+  const Scope s = scope_of(r);
+  return {{"judged_cases", s.judged_cases}, {"untested_cases", s.untested_cases}, {"judged", s.judged},
+          {"partly_untested", s.partial},   {"not_provided", s.not_provided},     {"required", r.required},
+          {"unmet", s.unmet}};
 }
 
 std::string report_json(const ReplayResult& r) {
   nlohmann::ordered_json j;
   j["target"] = {{"name", r.target_name}, {"version", r.target_version}};
   j["corpus_manifest_sha256"] = r.manifest_sha256;
+  j["corpus"] = corpus::provenance(r.manifest_sha256);
+  j["corpus_official"] = corpus::is_official(r.manifest_sha256);
   j["conformant"] = r.conformant();
+  j["verdict"] = verdict_line(r, r.conformant());
+  j["scope"] = scope_json(r);
   j["suites"] = nlohmann::ordered_json::array();
   for (const SuiteResult& s : r.suites) {
     nlohmann::ordered_json js;
@@ -111,13 +123,21 @@ std::string report_json(const ReplayResult& r) {
 }
 
 std::string report_junit(const ReplayResult& r) {
-  size_t failures = 0;
+  const std::vector<std::string> unmet = scope_of(r).unmet;
+  size_t failures = unmet.size();
   for (const SuiteResult& s : r.suites) failures += s.failed() || !s.target_problem.empty();
+  const std::string tests = std::to_string(r.suites.size() + unmet.size());
   std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  x += "<testsuites name=\"ninfer-conform\" tests=\"" + std::to_string(r.suites.size()) + "\" failures=\"" +
-       std::to_string(failures) + "\">\n";
-  x += "  <testsuite name=\"" + xml_escape(r.target_name + " " + r.target_version) + "\" tests=\"" +
-       std::to_string(r.suites.size()) + "\" failures=\"" + std::to_string(failures) + "\">\n";
+  x += "<testsuites name=\"ninfer-conform\" tests=\"" + tests + "\" failures=\"" + std::to_string(failures) + "\">\n";
+  x += "  <testsuite name=\"" + xml_escape(r.target_name + " " + r.target_version) + "\" tests=\"" + tests +
+       "\" failures=\"" + std::to_string(failures) + "\">\n";
+  x += "    <properties>\n      <property name=\"verdict\" value=\"" + xml_escape(verdict_line(r, r.conformant())) +
+       "\"/>\n      <property name=\"corpus\" value=\"" + xml_escape(corpus::provenance(r.manifest_sha256)) +
+       "\"/>\n    </properties>\n";
+  // A requirement the target did not meet is a failed test of its own.
+  for (const std::string& u : unmet)
+    x += "    <testcase classname=\"require\" name=\"" + xml_escape(u.substr(0, u.find(':'))) +
+         "\">\n      <failure message=\"" + xml_escape("required " + u) + "\"/>\n    </testcase>\n";
   for (const SuiteResult& s : r.suites) {
     x += "    <testcase classname=\"" + xml_escape(capability_verb(s.cap)) + "\" name=\"" + xml_escape(s.name) + "\"";
     const bool untested_only = s.counts[size_t(Verdict::Untested)] == s.total() && s.target_problem.empty();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "runners/replay.h"
@@ -12,6 +13,8 @@ namespace nc::runners {
 // Per-suite summary, then up to max_failures failures per suite, then the diagnosis lines.
 void print_summary(FILE* out, const ReplayResult& r, size_t max_failures);
 std::string report_json(const ReplayResult& r);
+// The "scope" object of --json and certificate.json: runners/scope.h's Scope and the requirements.
+nlohmann::ordered_json scope_json(const ReplayResult& r);
 std::string report_junit(const ReplayResult& r);
 // Readable form of a result token: a binary32 word's exact value, else the token itself.
 std::string decoded(ResultType type, const std::string& token);

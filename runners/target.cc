@@ -12,7 +12,7 @@
 namespace nc::runners {
 namespace {
 constexpr std::array<const char*, kCapabilityCount> kVerbs{
-    "decode", "validate", "parse", "reconstruct", "convert", "encode", "validate-tensor", "dequantize"};
+    "decode", "validate", "parse", "reconstruct", "convert", "encode", "validate-tensor", "dequantize", "layout"};
 
 // In-process: the request line goes through the same translation plugin-host uses, so `cpu` and
 // `plugin:` exercise one path.
@@ -21,8 +21,10 @@ class AbiTarget final : public Target {
   explicit AbiTarget(const nc_plugin_v1* t) : table_(t) {}
   bool start(std::string* why) override {
     if (!table_) return *why = "no ABI table", false;
-    if (table_->abi_version != NC_PLUGIN_ABI_VERSION)
-      return *why = "ABI version " + std::to_string(table_->abi_version) + ", expected 1", false;
+    if (table_->abi_version < NC_PLUGIN_ABI_VERSION_MIN || table_->abi_version > NC_PLUGIN_ABI_VERSION)
+      return *why = "ABI version " + std::to_string(table_->abi_version) + ", expected " +
+                    std::to_string(NC_PLUGIN_ABI_VERSION_MIN) + " to " + std::to_string(NC_PLUGIN_ABI_VERSION),
+             false;
     return true;
   }
   Response call(const Request& req) override {

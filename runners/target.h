@@ -13,8 +13,8 @@
 namespace nc::runners {
 
 // The capabilities of nc_plugin_v1, one per entry point, spelled as the pipe request verbs.
-enum class Capability { Decode, Validate, Parse, Reconstruct, Convert, Encode, ValidateTensor, Dequantize };
-inline constexpr int kCapabilityCount = 8;
+enum class Capability { Decode, Validate, Parse, Reconstruct, Convert, Encode, ValidateTensor, Dequantize, Layout };
+inline constexpr int kCapabilityCount = 9;
 const char* capability_verb(Capability c);  // "decode", "validate-tensor", ...
 bool capability_from_op(const std::string& op, Capability* out);
 
@@ -36,8 +36,10 @@ class Target {
   // Starts (or restarts) the implementation; false with *why on failure.
   virtual bool start(std::string* why) = 0;
   virtual Response call(const Request& r) = 0;
-  // Called between suites: a pipe target that died gets a fresh process at the next start().
-  virtual void finish_suite() {}
+  // Called between suites: a pipe target's process ends (the next start() makes a fresh one).
+  // Returns what the target did wrong after its last answer ("" if nothing): output no request
+  // asked for, such as a second answer to the last request.
+  virtual std::string finish_suite() { return {}; }
   virtual std::string name() const = 0;     // self-reported, valid after start()
   virtual std::string version() const = 0;
 };

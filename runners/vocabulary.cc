@@ -70,6 +70,10 @@ std::optional<nc_recipe> recipe_token(std::string_view s) {
     if (r.name == s) return r.id;
   return std::nullopt;
 }
+std::optional<nc_layout> layout_token(std::string_view s) {
+  if (s == "blockscale-k16-m128x4-v1") return NC_LAYOUT_BLOCKSCALE_K16_M128X4_V1;
+  return std::nullopt;
+}
 std::optional<nc_source_type> source_type_token(std::string_view s) {
   for (auto& t : kSources)
     if (t.name == s) return t.id;

@@ -13,6 +13,7 @@ std::optional<nc_format> format_token(std::string_view s);
 std::optional<nc_component> component_token(std::string_view s);  // "word" "code" "scale" "divisor"
 std::optional<nc_recipe> recipe_token(std::string_view s);
 std::optional<nc_source_type> source_type_token(std::string_view s);
+std::optional<nc_layout> layout_token(std::string_view s);  // "blockscale-k16-m128x4-v1"
 std::string_view format_name(nc_format f);
 std::string_view word_type_name(nc_word_type wt);
 std::string_view recipe_name(nc_recipe r);

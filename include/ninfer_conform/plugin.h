@@ -1,4 +1,4 @@
-/* ninfer-conform plugin ABI, version 1.
+/* ninfer-conform plugin ABI, version 2 (version 1 tables are accepted: see abi_version).
  *
  * An implementation under test is a shared object exporting one symbol:
  *
@@ -29,7 +29,10 @@
 extern "C" {
 #endif
 
-#define NC_PLUGIN_ABI_VERSION 1u
+/* Version 2 appended layout_offsets to the table. A version 1 table ends after dequantize; the
+ * runner reads no field past it, and reports the layout capability as not provided. */
+#define NC_PLUGIN_ABI_VERSION 2u
+#define NC_PLUGIN_ABI_VERSION_MIN 1u
 
 /* Status of a call. */
 #define NC_OK 0
@@ -104,8 +107,15 @@ typedef enum nc_rule {
   NC_RULE_DIVISOR = 6            /* NVFP4 d_w not finite and strictly positive */
 } nc_rule;
 
+/* Registered storage layouts with an offsets entry (corpus token after the format in
+ * `#op layout NVFP4 blockscale-k16-m128x4-v1`). The byte layout itself is owned by the layout
+ * registry (spec section 2); vectors/FORMAT.md records the public tile it names. */
+typedef enum nc_layout {
+  NC_LAYOUT_BLOCKSCALE_K16_M128X4_V1 = 0 /* NVFP4 E4M3FN block scales in 128x4 tiles of 512 bytes */
+} nc_layout;
+
 typedef struct nc_plugin_v1 {
-  uint32_t abi_version; /* NC_PLUGIN_ABI_VERSION */
+  uint32_t abi_version; /* NC_PLUGIN_ABI_VERSION (1 for a table without layout_offsets) */
   const char* name;     /* e.g. "eigen-3.4.0" */
   const char* version;
 
@@ -153,6 +163,17 @@ typedef struct nc_plugin_v1 {
   int (*dequantize)(nc_format fmt, size_t rank, const uint64_t* shape, const uint32_t* codes,
                     size_t n_codes, const uint32_t* scales, size_t n_scales,
                     const uint32_t* divisor, uint32_t* out);
+
+  /* --- abi_version >= 2 --- */
+
+  /* Byte offsets of scale words in a registered scale layout. For element i: the logical matrix
+   * is [rows[i], k[i]] (its scale matrix [rows[i], ceil_div(k[i], 16)] for NVFP4), and
+   * offset[i] receives the byte offset of the scale at (row[i], block[i]) in the layout's scale
+   * plane, plane_bytes[i] the plane's size including padding. NC_EUNSUPPORTED for a format or
+   * layout not provided; NC_EINVALID for a coordinate outside the scale matrix. */
+  int (*layout_offsets)(nc_format fmt, nc_layout layout, const uint64_t* rows, const uint64_t* k,
+                        const uint64_t* row, const uint64_t* block, size_t n, uint64_t* offset,
+                        uint64_t* plane_bytes);
 } nc_plugin_v1;
 
 typedef const nc_plugin_v1* (*nc_plugin_entry_v1)(void);

@@ -99,8 +99,9 @@ bool sweep_target(const std::string& target_spec, const std::vector<std::string>
     dl.handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     auto entry = dl.handle ? reinterpret_cast<nc_plugin_entry_v1>(dlsym(dl.handle, NC_PLUGIN_ENTRY_SYMBOL)) : nullptr;
     table = entry ? entry() : nullptr;
-    if (!table || table->abi_version != NC_PLUGIN_ABI_VERSION)
-      return *why = path + " is not a ninfer-conform plugin (ABI " + std::to_string(NC_PLUGIN_ABI_VERSION) +
+    if (!table || table->abi_version < NC_PLUGIN_ABI_VERSION_MIN || table->abi_version > NC_PLUGIN_ABI_VERSION)
+      return *why = path + " is not a ninfer-conform plugin (ABI " + std::to_string(NC_PLUGIN_ABI_VERSION_MIN) + " to " +
+                    std::to_string(NC_PLUGIN_ABI_VERSION) +
                     "): " + (dl.handle ? "entry point missing or wrong version" : dlerror()),
              false;
     isolate = true;

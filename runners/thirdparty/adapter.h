@@ -35,7 +35,7 @@ constexpr nc_plugin_v1 scalar_table(const char* name, const char* version,
                                     decltype(nc_plugin_v1::decode) decode,
                                     decltype(nc_plugin_v1::convert) convert) {
   return nc_plugin_v1{NC_PLUGIN_ABI_VERSION, name, version, decode, nullptr, nullptr, nullptr,
-                      convert, nullptr, nullptr, nullptr};
+                      convert, nullptr, nullptr, nullptr, nullptr};
 }
 
 }  // namespace nc_tp

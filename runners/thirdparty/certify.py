@@ -141,6 +141,8 @@ def main():
     with tempfile.TemporaryDirectory() as out:
         cmd = [a.cli, "certify", "--target", table[a.impl], "--out", out, "--corpus", a.corpus,
                "--sweep", SWEEP_DOMAINS, "--stride", str(a.stride or SWEEP_STRIDE.get(a.impl, 1)), "--jobs", str(a.jobs)]
+        if os.path.realpath(a.corpus) != os.path.realpath(os.path.join(SOURCE, "vectors")):
+            cmd.append("--allow-modified-corpus")  # a --corpus of its own (the tests' fixture) is not the official one
         run = subprocess.run(cmd, capture_output=True, text=True)
         if run.returncode not in (0, 1):  # 0 conformant, 1 not: both are certificates
             sys.stderr.write(run.stdout[-2000:] + run.stderr[-2000:])

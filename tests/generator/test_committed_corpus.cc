@@ -95,3 +95,40 @@ TEST_CASE("committed corpus: every suite declares tags and the manifest lists th
     CHECK_FALSE((*r)->header().tags.empty());
   }
 }
+
+TEST_CASE("committed corpus: every BF16/F16 tie, worked by hand from docs/recipes.md", "[corpus][committed]") {
+  // 1 + 2^-8 is halfway between BF16 0x3f80 and 0x3f81: to the even 0x3f80; 1 + 3 * 2^-8 -> 0x3f82.
+  CHECK(lookup("convert.F32_TO_BF16_RNE.ties", {"3f808000"})["expect"] == "3f80");
+  CHECK(lookup("convert.F32_TO_BF16_RNE.ties", {"3f818000"})["expect"] == "3f82");
+  CHECK(lookup("convert.F32_TO_BF16_RNE.ties", {"3f818001"})["expect"] == "3f82");  // above the tie
+  CHECK(lookup("convert.F32_TO_BF16_RNE.ties", {"3f817fff"})["expect"] == "3f81");  // below the tie
+  // 2^-134, half the smallest BF16 subnormal 2^-133 (binary32 subnormal 2^15 * 2^-149 =
+  // 0x00008000): the tie goes to +0, its negative to -0; one binary32 ulp above goes to 0x0001.
+  CHECK(lookup("convert.F32_TO_BF16_RNE.ties", {"00008000"})["expect"] == "0000");
+  CHECK(lookup("convert.F32_TO_BF16_RNE.ties", {"80008000"})["expect"] == "8000");
+  CHECK(lookup("convert.F32_TO_BF16_RNE.ties", {"00008001"})["expect"] == "0001");
+  // F16: 65520 = 0x477ff000 is the overflow midpoint (to infinity), 65519.996 just below it stays 0x7bff.
+  auto over = lookup("convert.F32_TO_F16_RNE.ties", {"477ff000"});
+  CHECK(over["expect"] == "7c00");
+  CHECK(over["tags"].find("overflow") != std::string::npos);
+  CHECK(lookup("convert.F32_TO_F16_RNE.ties", {"477fefff"})["expect"] == "7bff");
+  CHECK(lookup("convert.F32_TO_F16_RNE.ties", {"c77ff000"})["expect"] == "fc00");
+  // 3 * 2^-25, halfway between the F16 subnormals 0x0001 and 0x0002 (binary32 0x33c00000): to 0x0002.
+  auto sub = lookup("convert.F32_TO_F16_RNE.ties", {"33c00000"});
+  CHECK(sub["expect"] == "0002");
+  CHECK(sub["tags"].find("subnormal") != std::string::npos);
+}
+
+TEST_CASE("committed corpus: suite sizes of the exhaustive tie and layout suites", "[corpus][committed]") {
+  // Ties: one per adjacent pair of finite magnitudes (0x7f7f BF16, 0x7bff F16 pairs) plus the
+  // overflow midpoint, times two signs, times (tie, below, above).
+  auto m = read_manifest(NC_DEFAULT_CORPUS_DIR);
+  REQUIRE(m.ok());
+  REQUIRE(m->find("convert.F32_TO_BF16_RNE.ties"));
+  CHECK(m->find("convert.F32_TO_BF16_RNE.ties")->records == (0x7f7fu + 1) * 2 * 3);
+  REQUIRE(m->find("convert.F32_TO_F16_RNE.ties"));
+  CHECK(m->find("convert.F32_TO_F16_RNE.ties")->records == (0x7bffu + 1) * 2 * 3);
+  // Layout: scale (299, 16) of [300, 272] by hand (FORMAT.md): tile 2 * 5 + 4 = 14, line 11,
+  // row group 1, byte 0 -> 14 * 512 + 11 * 16 + 4 = 7348; plane 3 * 5 * 512 = 7680.
+  CHECK(lookup("layout.NVFP4.blockscale-k16-m128x4-v1", {"300x272", "299", "16"})["expect"] == "7348/7680");
+}

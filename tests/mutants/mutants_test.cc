@@ -169,7 +169,7 @@ TEST_CASE("catalogue: at least 30 distinct non-equivalent mutants, each document
 
 TEST_CASE("each mutant replaces exactly one entry point", "[mutants]") {
   static const nc_plugin_v1 marker{NC_PLUGIN_ABI_VERSION, "m", "0", nullptr, nullptr, nullptr, nullptr,
-                                   nullptr, nullptr, nullptr, nullptr};
+                                   nullptr, nullptr, nullptr, nullptr, nullptr};
   for_each_mutant([&](const Mutant& m) {
     INFO(m.info.name);
     const nc_plugin_v1 t = mutant_table(m, marker);

@@ -54,12 +54,22 @@ void compare(Context& ctx, const FloatFormatInfo& f, const mpq_class& v, Mismatc
     const mpq_class x = s ? mpq_class(-v) : v;
     bool ovf = false;
     const uint32_t expect = integer_rne(f, v.get_num(), v.get_den(), ovf);
-    const Rounded got = round_rne(ctx, f.id, x);
     const uint32_t sign = s ? 1u << (f.bits - 1) : 0;
-    const bool ok = ovf ? got.overflow : (!got.overflow && got.word == (sign | expect));
-    if (!ok && ++mm.count <= 5) {
-      FAIL_CHECK(f.name << ": " << x.get_str(16) << " oracle word " << std::hex << got.word << " overflow "
-                        << got.overflow << ", integer method " << (sign | expect) << " overflow " << ovf);
+    auto check = [&](const Rounded& got, const char* entry) {
+      const bool ok = ovf ? got.overflow : (!got.overflow && got.word == (sign | expect));
+      if (!ok && ++mm.count <= 5) {
+        FAIL_CHECK(f.name << " " << entry << ": " << x.get_str(16) << " oracle word " << std::hex << got.word
+                          << " overflow " << got.overflow << ", integer method " << (sign | expect) << " overflow " << ovf);
+      }
+    };
+    check(round_rne(ctx, f.id, x), "round_rne");
+    // The dyadic entry, wherever the value is num * 2^-k with num < 2^64.
+    const mpz_class& den = v.get_den();
+    if (mpz_popcount(den.get_mpz_t()) == 1 && mpz_sizeinbase(v.get_num_mpz_t(), 2) <= 64) {
+      uint64_t num = 0;
+      mpz_export(&num, nullptr, -1, sizeof num, 0, 0, v.get_num_mpz_t());
+      const long k = static_cast<long>(mpz_scan1(den.get_mpz_t(), 0));
+      check(round_rne_dyadic(ctx, f.id, s != 0, num, -k), "round_rne_dyadic");
     }
   }
 }
@@ -116,4 +126,54 @@ TEST_CASE("third method: seeded random rationals to binary32 and binary16", "[or
     if (i % 8 == 0) compare(ctx, info(FloatFormat::Binary16), v / (mpz_class(1) << 100), mm);
   }
   CHECK(mm.count == 0);
+}
+
+TEST_CASE("third method: seeded random 64-bit significands times powers of two", "[oracle][rounding]") {
+  // Products of two binary32 significands (the encoder's x * inv32) reach 48 bits; 64 covers them.
+  Context ctx;
+  Mismatch mm;
+  uint64_t state = 0x647961646963ull;  // SplitMix64
+  auto next = [&state] {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  };
+  for (int i = 0; i < 100000; ++i) {
+    const uint64_t n = next() >> (next() % 64);
+    if (n == 0) continue;
+    const long shift = static_cast<long>(next() % 400) - 250;
+    mpz_class num;
+    mpz_import(num.get_mpz_t(), 1, 1, 8, 0, 0, &n);
+    mpq_class v(num);
+    if (shift >= 0) v *= mpq_class(mpz_class(1) << shift); else v /= mpq_class(mpz_class(1) << -shift);
+    for (const FloatFormat f : {FloatFormat::Binary32, FloatFormat::Binary16, FloatFormat::BFloat16, FloatFormat::E4M3FN, FloatFormat::E2M1})
+      compare(ctx, info(f), v, mm);
+  }
+  CHECK(mm.count == 0);
+}
+
+TEST_CASE("integral rounding of a word: spec 7 examples and the rational method", "[oracle][rounding]") {
+  Context ctx;
+  // Spec 7: ties to even. 0.5 -> 0, 1.5 -> 2, 2.5 -> 2, -2.5 -> -2, 3.5 -> 4, -0.75 -> -1.
+  CHECK(round_word_to_integral_ties_even(ctx, FloatFormat::Binary32, 0x3f000000u) == 0);
+  CHECK(round_word_to_integral_ties_even(ctx, FloatFormat::Binary32, 0x3fc00000u) == 2);
+  CHECK(round_word_to_integral_ties_even(ctx, FloatFormat::Binary32, 0x40200000u) == 2);
+  CHECK(round_word_to_integral_ties_even(ctx, FloatFormat::Binary32, 0xc0200000u) == -2);
+  CHECK(round_word_to_integral_ties_even(ctx, FloatFormat::Binary32, 0x40600000u) == 4);
+  CHECK(round_word_to_integral_ties_even(ctx, FloatFormat::Binary32, 0xbf400000u) == -1);
+  CHECK(round_word_to_integral_ties_even(ctx, FloatFormat::Binary32, 0x80000001u) == 0);
+  CHECK(round_word_to_integral_ties_even(ctx, FloatFormat::Binary16, 0x7bffu) == 65504);
+  // Every binary32 word below 2^40 in magnitude on a stride, against floor-and-compare on the
+  // exact rational (round_to_integral_ties_even).
+  int mismatches = 0;
+  mpz_class expect;
+  for (uint64_t w = 0; w < 0x53800000u; w += 997) {
+    for (const uint32_t word : {static_cast<uint32_t>(w), static_cast<uint32_t>(w) | 0x80000000u}) {
+      round_to_integral_ties_even(ctx, value_of(info(FloatFormat::Binary32), word & 0x7fffffffu) * (word >> 31 ? -1 : 1), expect);
+      const long got = round_word_to_integral_ties_even(ctx, FloatFormat::Binary32, word);
+      if (got != expect.get_si() && ++mismatches <= 5) FAIL_CHECK(std::hex << word << ": " << std::dec << got << " vs " << expect.get_str());
+    }
+  }
+  CHECK(mismatches == 0);
 }

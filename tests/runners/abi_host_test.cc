@@ -23,3 +23,20 @@ TEST_CASE("abi_answer translates each request kind", "[abi]") {
   CHECK(abi_answer(t, "decode NOPE 00").rfind("error ", 0) == 0);
   CHECK(abi_answer(t, "frobnicate 1") == "unsupported");
 }
+
+TEST_CASE("abi_answer: layout offsets, and a version 1 table reports the layout op as not provided", "[abi]") {
+  const nc_plugin_v1& t = *nc_codec_plugin_table();
+  // By hand from the 128x4 tile (FORMAT.md): a [300, 272] matrix has 17 block columns -> 5 tiles
+  // per tile row, 3 tile rows, plane 15 * 512 = 7680. Scale (0, 0) is byte 0; (32, 4) sits in tile
+  // 1 (512), line 0, group 1 (4): 516; (299, 16) in tile 2 * 5 + 4 = 14 (7168), line 299 % 32 = 11
+  // (176), group (299 % 128) / 32 = 1 (4), column 0: 7348.
+  CHECK(abi_answer(t, "layout NVFP4 blockscale-k16-m128x4-v1 300x272:0:0 300x272:32:4 300x272:299:16") ==
+        "ok 0/7680 516/7680 7348/7680");
+  CHECK(abi_answer(t, "layout NVFP4 no-such-layout 300x272:0:0").rfind("error ", 0) == 0);
+  CHECK(abi_answer(t, "layout Q4G64_F16S blockscale-k16-m128x4-v1 300x272:0:0") == "unsupported");
+  CHECK(abi_answer(t, "layout NVFP4 blockscale-k16-m128x4-v1 300x272:300:0").rfind("error ", 0) == 0);
+  // A version 1 plugin's table ends before layout_offsets: whatever lies there is never called.
+  nc_plugin_v1 v1 = t;
+  v1.abi_version = 1;
+  CHECK(abi_answer(v1, "layout NVFP4 blockscale-k16-m128x4-v1 300x272:0:0") == "unsupported");
+}

@@ -1,11 +1,14 @@
 /* A small plugin for the runner's own tests: E4M3FN and W8 code decode, written from the spec
- * (numeric-formats.txt 3.3 and 5), nothing else. One source, four behaviours chosen at build time,
+ * (numeric-formats.txt 3.3 and 5), nothing else. One source, five behaviours chosen at build time,
  * so each broken plugin differs from the good one in exactly one way:
  *   NC_TEST_GOOD       decodes correctly
  *   NC_TEST_WRONG_BIT  flips bit 0 of the result for E4M3FN word 0x38 (1.0 -> the next binary32)
  *   NC_TEST_CRASH      aborts on any E4M3FN decode call
  *   NC_TEST_HANG       sleeps forever on any E4M3FN decode call
+ *   NC_TEST_STDOUT     decodes correctly, but first prints a well-formed answer line of wrong
+ *                      words to its stdout (a careless printf) and an escape sequence to stderr
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -33,6 +36,12 @@ static int decode(nc_word_type wt, const uint32_t* words, size_t n, uint32_t* ou
     abort();
 #elif defined(NC_TEST_HANG)
     for (;;) pause();
+#elif defined(NC_TEST_STDOUT)
+    printf("ok");
+    for (size_t i = 0; i < n; ++i) printf(" 00000000");
+    printf("\n");
+    fflush(stdout);
+    fputs("\033[2J\033[Hplugin stderr\n", stderr);
 #endif
     for (size_t i = 0; i < n; ++i) {
       out[i] = e4m3fn_decode(words[i] & 0xff);
@@ -55,6 +64,6 @@ static int decode(nc_word_type wt, const uint32_t* words, size_t n, uint32_t* ou
 }
 
 static const nc_plugin_v1 kTable = {
-    NC_PLUGIN_ABI_VERSION, "runner-test-plugin", NC_TEST_VARIANT, decode, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    NC_PLUGIN_ABI_VERSION, "runner-test-plugin", NC_TEST_VARIANT, decode, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
 
 const nc_plugin_v1* ninfer_conform_plugin_v1(void) { return &kTable; }

@@ -1,0 +1,33 @@
+// What a verdict covers. A target is judged only on what it provides, so "conformant" must say on
+// what: the suites it was judged on, the suites it did not provide, and whether what the user
+// requires (--require) was there. One description, used by the terminal summary, --json, --junit and
+// the certificate.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "runners/replay.h"
+
+namespace nc::runners {
+
+struct Scope {
+  std::vector<std::string> judged;        // suites with every case judged
+  std::vector<std::string> partial;       // suites with some cases judged and some untested
+  std::vector<std::string> not_provided;  // suites the target declined whole (every case untested)
+  size_t judged_cases = 0, untested_cases = 0;
+  std::vector<std::string> unmet;         // one line per --require entry not met
+};
+
+// --require entries: "all" (every selected suite), a capability verb ("decode"), or a suite name or
+// glob ("decode.E4M3FN", "convert.*"). An entry is met when some selected suite matches it and
+// every case of every matching suite was judged (none untested; failures are judged).
+Scope scope_of(const ReplayResult& r);
+// "decode.E2M1 (16 cases); not provided: 46 suites", "all 47 suites (567976 cases)", ...
+std::string scope_text(const Scope& s);
+// "CONFORMANT for <scope>", or "NOT CONFORMANT: <why>; judged <scope>" (why: failures, target
+// problems, unmet requirements, nothing judged). `conformant` is the caller's overall verdict
+// (a certificate's includes its sweeps).
+std::string verdict_line(const ReplayResult& r, bool conformant);
+
+}  // namespace nc::runners

@@ -1,0 +1,24 @@
+#!/bin/sh
+# Hostile pipe adapters, one per mode ($1), each answering well-formed lines in the wrong way:
+#   twice   answers every request twice (all-zero words, the right token count)
+#   escape  names itself, errors and writes stderr with terminal escape sequences (clear screen)
+#   hello2  answers hello twice, then answers requests normally
+mode=$1
+esc=$(printf '\033')
+read -r hello
+case $mode in
+  hello2) printf 'ok hello2 1\nok hello2 1\n' ;;  # one write: both lines reach the runner together
+  escape) echo "ok ${esc}[2Jevil 1${esc}]0;title"; printf '%s[2J%s[31mred stderr\n' "$esc" "$esc" >&2 ;;
+  *) echo "ok $mode 1" ;;
+esac
+while read -r line; do
+  set -- $line
+  shift 2
+  out=ok
+  for w in "$@"; do out="$out 00000000"; done
+  case $mode in
+    twice) echo "$out"; echo "$out" ;;
+    escape) echo "error ${esc}[2Jcleared ${esc}[1;1Hscreen" ;;
+    *) echo "$out" ;;
+  esac
+done
