@@ -75,6 +75,39 @@ Result<RenderedSuite> render_suite(SuiteHeader h, std::vector<std::vector<std::s
   return out;
 }
 
+Status write_file_atomic(const std::string& path, const std::string& bytes) {
+  fs::path p(path);
+  std::string tmp_name = ".";  // append(): GCC 12 -Wrestrict misfires on "." + s at -O3
+  tmp_name.append(p.filename().string());
+  tmp_name.append(".tmp");
+  std::string tmp = (p.parent_path() / tmp_name).string();
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return Error{tmp, 0, "", std::string("cannot create: ") + std::strerror(errno)};
+  size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      std::string why = std::strerror(errno);
+      ::close(fd);
+      ::unlink(tmp.c_str());
+      return Error{tmp, 0, "", "write failed: " + why};
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    std::string why = std::strerror(errno);
+    ::unlink(tmp.c_str());
+    return Error{tmp, 0, "", "fsync/close failed: " + why};
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::string why = std::strerror(errno);
+    ::unlink(tmp.c_str());
+    return Error{path, 0, "", "rename failed: " + why};
+  }
+  return std::nullopt;
+}
+
 namespace {
 
 // Test hook for tests/generator/interrupted_generate_test.sh: NC_TEST_KILL_AT=<step> kills the

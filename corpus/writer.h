@@ -27,6 +27,9 @@ struct RenderedSuite {
 // hands.
 Result<RenderedSuite> render_suite(SuiteHeader header, std::vector<std::vector<std::string>> records);
 
+// Writes `bytes` to `path` via a temp file in the same directory, fsync, rename.
+Status write_file_atomic(const std::string& path, const std::string& bytes);
+
 // Writes the suites and the manifest into `dir` (created if needed) so that `dir` is always either
 // the old corpus byte for byte or the complete new one, whatever kills the process when: the new
 // corpus is assembled (files kept from the old one, new suites, manifest; all fsynced) in a
