@@ -105,20 +105,10 @@ int run_generate(int argc, char** argv) {
     auto old = corpus::read_manifest(out);
     if (old) m.suites = old->suites;
   }
-  if (auto err = corpus::write_corpus(out, *suites, m)) {
+  // A full run lists exactly what it wrote: suites no longer generated are dropped.
+  if (auto err = corpus::write_corpus(out, *suites, m, glob.empty())) {
     std::fprintf(stderr, "ninfer-conform generate: %s\n", err->message().c_str());
     return kExitUsage;
-  }
-  if (glob.empty()) {
-    // Suites that are no longer generated would otherwise linger unlisted.
-    std::error_code ec;
-    for (const auto& de : std::filesystem::directory_iterator(out, ec)) {
-      std::string fn = de.path().filename().string();
-      if (!fn.ends_with(".vec.zst")) continue;
-      bool keep = false;
-      for (const auto& s : *suites) keep = keep || fn == s.name + ".vec.zst";
-      if (!keep) std::filesystem::remove(de.path(), ec);
-    }
   }
   std::printf("wrote %zu suites, %llu records, %llu bytes compressed to %s (%.1f s, %u jobs)\n", suites->size(),
               static_cast<unsigned long long>(records), static_cast<unsigned long long>(bytes), out.c_str(), secs, jobs);

@@ -1,3 +1,5 @@
+#include <fenv.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -45,6 +47,10 @@ bool wants_help(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   using namespace nc::cli;
+  // Correct rounding is the product: whatever a preloaded library or a fast-math constructor left
+  // in the floating-point environment (rounding direction, FTZ/DAZ), every command works in
+  // IEEE 754's default one; threads started later inherit it (tests/fpenv).
+  fesetenv(FE_DFL_ENV);
   if (argc < 2) {
     print_usage(stderr);
     return kExitUsage;

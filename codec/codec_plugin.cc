@@ -5,6 +5,8 @@
 // all-zero group; everything of a group after a failure) are written as 0.
 #include "codec/codec_plugin.h"
 
+#include <fenv.h>
+
 #include <span>
 
 #include "codec/blockscale_layout.h"
@@ -21,9 +23,28 @@ namespace {
 using namespace nc;
 using namespace nc::codec;
 
+// The spec's arithmetic is IEEE 754 binary32 with round-to-nearest-even and subnormals; the few
+// native float operations of the codec (dequantize's division, encode's F64 inputs) would follow a
+// host's rounding direction or FTZ/DAZ (a fast-math library's constructor sets them). Every entry
+// point runs in the default environment and gives the caller back its own.
+class DefaultFpEnv {
+ public:
+  DefaultFpEnv() {
+    fegetenv(&saved_);
+    fesetenv(FE_DFL_ENV);
+  }
+  ~DefaultFpEnv() { fesetenv(&saved_); }
+  DefaultFpEnv(const DefaultFpEnv&) = delete;
+  DefaultFpEnv& operator=(const DefaultFpEnv&) = delete;
+
+ private:
+  fenv_t saved_;
+};
+
 bool format_ok(nc_format f) { return unsigned(f) < unsigned(kFormatCount); }
 
 int decode(nc_word_type wt, const uint32_t* words, size_t n, uint32_t* out, uint8_t* valid) {
+  DefaultFpEnv fp_env;
   if (unsigned(wt) >= unsigned(kWordTypeCount) || (n && (!words || !out || !valid))) return NC_EINVALID;
   const WordType t = WordType(wt);
   for (size_t i = 0; i < n; ++i)
@@ -44,6 +65,7 @@ int decode(nc_word_type wt, const uint32_t* words, size_t n, uint32_t* out, uint
 }
 
 int validate_word(nc_format fmt, nc_component comp, const uint32_t* words, size_t n, uint8_t* valid) {
+  DefaultFpEnv fp_env;
   if (!format_ok(fmt) || (n && (!words || !valid))) return NC_EINVALID;
   const FormatInfo& fi = info(Format(fmt));
   std::optional<WordType> wt;
@@ -77,6 +99,7 @@ int validate_word(nc_format fmt, nc_component comp, const uint32_t* words, size_
 }
 
 int parse_format(const char* name, size_t len, int32_t* out_format) {
+  DefaultFpEnv fp_env;
   if (!out_format || (len && !name)) return NC_EINVALID;
   const auto f = find_format(std::string_view(name ? name : "", len));
   *out_format = f ? int32_t(*f) : -1;
@@ -85,6 +108,7 @@ int parse_format(const char* name, size_t len, int32_t* out_format) {
 
 int reconstruct(nc_format fmt, const uint32_t* code, const uint32_t* scale, const uint32_t* divisor,
                 size_t n, uint32_t* out) {
+  DefaultFpEnv fp_env;
   if (!format_ok(fmt) || (n && (!code || !scale || !out))) return NC_EINVALID;
   const FormatInfo& fi = info(Format(fmt));
   if (fi.category == Category::Direct) return NC_EUNSUPPORTED;
@@ -110,6 +134,7 @@ int reconstruct(nc_format fmt, const uint32_t* code, const uint32_t* scale, cons
 }
 
 int convert(nc_recipe recipe, const uint32_t* src, size_t n, uint32_t* out) {
+  DefaultFpEnv fp_env;
   if (unsigned(recipe) >= unsigned(kRecipeCount) || (n && (!src || !out))) return NC_EINVALID;
   convert_batch(Recipe(recipe), src, n, out);
   return NC_OK;
@@ -117,6 +142,7 @@ int convert(nc_recipe recipe, const uint32_t* src, size_t n, uint32_t* out) {
 
 int encode(nc_format fmt, nc_source_type src_type, const uint64_t* src, size_t rows, size_t k,
            uint32_t* scales, int32_t* codes, uint32_t* trace, int32_t* outcome) {
+  DefaultFpEnv fp_env;
   if (!format_ok(fmt) || unsigned(src_type) > NC_SRC_F64 || !outcome) return NC_EINVALID;
   const auto scheme = grouped_scheme(Format(fmt));
   if (!scheme) return NC_EUNSUPPORTED;
@@ -151,6 +177,7 @@ TensorView view(size_t rank, const uint64_t* shape, const uint32_t* codes, size_
 int validate_tensor(nc_format fmt, size_t rank, const uint64_t* shape, const uint32_t* codes,
                     size_t n_codes, const uint32_t* scales, size_t n_scales, const uint32_t* divisor,
                     int32_t* rule, int64_t* where) {
+  DefaultFpEnv fp_env;
   if (!format_ok(fmt) || !rule || !where || (rank && !shape) || (n_codes && !codes) ||
       (n_scales && !scales))
     return NC_EINVALID;
@@ -176,6 +203,7 @@ int validate_tensor(nc_format fmt, size_t rank, const uint64_t* shape, const uin
 
 int dequantize(nc_format fmt, size_t rank, const uint64_t* shape, const uint32_t* codes, size_t n_codes,
                const uint32_t* scales, size_t n_scales, const uint32_t* divisor, uint32_t* out) {
+  DefaultFpEnv fp_env;
   if (!format_ok(fmt) || (rank && !shape) || (n_codes && (!codes || !out)) || (n_scales && !scales))
     return NC_EINVALID;
   if (info(Format(fmt)).category == Category::Direct) return NC_EUNSUPPORTED;

@@ -127,10 +127,11 @@ constexpr uint32_t encode_rne(uint32_t f32) {
   // exponent), then rebias. Infinity lands above kMaxFinite and takes the overflow word.
   const uint32_t normal = rne_shift(abs, 23 - T::kMantBits) - (uint32_t(127 - T::kBias) << T::kMantBits);
   // Subnormal in T: count units of 2^(1-bias-mant); sh >= 24 - mant >= 1 on this path, and from
-  // 26 on every significand is below half a unit (the clamp also absorbs the unused wrap-around
-  // when the value is normal in T).
+  // 26 on every significand is below half a unit. When the value is normal in T this branch is
+  // computed and discarded: the clamp to [1, 26] absorbs the wrap-around and the 0 it reaches
+  // there, which rne_shift must never see (a shift by -1 is undefined; tests/codec/rne_shift_edge_test.cc).
   const uint32_t sig = (abs & 0x7fffffu) | (e32 ? 0x800000u : 0u);
-  const uint32_t sh = std::min(uint32_t(151 - T::kBias - T::kMantBits) - std::max(e32, 1u), 26u);
+  const uint32_t sh = std::max(std::min(uint32_t(151 - T::kBias - T::kMantBits) - std::max(e32, 1u), 26u), 1u);
   const uint32_t sub = rne_shift(sig, sh);
   uint32_t r = e32 > uint32_t(127 - T::kBias) ? normal : sub;
   r = r > T::kMaxFinite ? kOverflowWord : r;

@@ -1,12 +1,18 @@
 #include "corpus/writer.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "corpus/sha256.h"
 #include "corpus/zstd_io.h"
@@ -102,28 +108,126 @@ Status write_file_atomic(const std::string& path, const std::string& bytes) {
   return std::nullopt;
 }
 
-Status write_corpus(const std::string& dir, const std::vector<RenderedSuite>& suites, Manifest manifest) {
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) return Error{dir, 0, "", "cannot create directory: " + ec.message()};
+namespace {
+
+// Test hook for tests/generator/interrupted_generate_test.sh: NC_TEST_KILL_AT=<step> kills the
+// process with SIGKILL when the write reaches that step, as kill -9 or a power cut would.
+void step(const char* name) {
+  const char* at = std::getenv("NC_TEST_KILL_AT");
+  if (at && std::strcmp(at, name) == 0) ::raise(SIGKILL);
+}
+
+// Creates `path` (which must not exist) with `bytes`, on disk before it returns.
+Status write_synced(const std::string& path, const std::string& bytes) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) return Error{path, 0, "", std::string("cannot create: ") + std::strerror(errno)};
+  for (size_t done = 0; done < bytes.size();) {
+    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      std::string why = std::strerror(errno);
+      ::close(fd);
+      return Error{path, 0, "", "write failed: " + why};
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (::fsync(fd) != 0 || ::close(fd) != 0) return Error{path, 0, "", std::string("fsync/close failed: ") + std::strerror(errno)};
+  return std::nullopt;
+}
+
+Status sync_dir(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0 || ::fsync(fd) != 0) {
+    std::string why = std::strerror(errno);
+    if (fd >= 0) ::close(fd);
+    return Error{path, 0, "", "cannot sync the directory: " + why};
+  }
+  ::close(fd);
+  return std::nullopt;
+}
+
+Result<std::string> read_whole(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{path.string(), 0, "", "cannot read"};
+  std::ostringstream ss;
+  ss << in.rdbuf();  // an empty file sets failbit on ss, not an error
+  return ss.str();
+}
+
+// An exclusive lock on the corpus's parent directory, held until destruction: one writer at a time.
+class ParentLock {
+ public:
+  ~ParentLock() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Status acquire(const fs::path& parent, const fs::path& corpus) {
+    fd_ = ::open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd_ < 0) return Error{parent.string(), 0, "", std::string("cannot open: ") + std::strerror(errno)};
+    if (::flock(fd_, LOCK_EX | LOCK_NB) == 0) return std::nullopt;
+    if (errno == EWOULDBLOCK)
+      return Error{corpus.string(), 0, "", "another process is writing a corpus in " + parent.string() + " (it holds the lock on that directory); nothing was changed, run again when it has finished"};
+    return Error{parent.string(), 0, "", std::string("cannot lock: ") + std::strerror(errno)};
+  }
+
+ private:
+  int fd_ = -1;
+};
+
+}  // namespace
+
+Status write_corpus(const std::string& dir, const std::vector<RenderedSuite>& suites, Manifest manifest, bool drop_unlisted) {
   for (const auto& s : suites)
     if (s.compressed.empty()) return Error{s.name, 0, "", "internal: suite written before compress()"};
+  std::error_code ec;
+  // The real directory (a symlinked corpus is replaced behind its link, not the link itself).
+  fs::path target = fs::absolute(dir, ec).lexically_normal();
+  if (!target.has_filename()) target = target.parent_path();
+  if (fs::is_symlink(target, ec)) target = fs::canonical(target, ec);
+  const fs::path parent = target.parent_path();
+  fs::create_directories(parent, ec);
+  if (ec) return Error{parent.string(), 0, "", "cannot create directory: " + ec.message()};
+  ParentLock lock;
+  if (Status st = lock.acquire(parent, target)) return st;
+  step("locked");
+  // The new corpus is assembled in a staging directory beside the old one and swapped in with one
+  // atomic exchange, so the folder is always the old corpus byte for byte or the complete new one.
+  // Staging directories of interrupted runs are removed first (the lock says none is in use).
+  const std::string prefix = "." + target.filename().string() + ".staging-";
+  for (const auto& de : fs::directory_iterator(parent, ec))
+    if (de.path().filename().string().starts_with(prefix)) fs::remove_all(de.path(), ec);
+  const fs::path staging = parent / (prefix + std::to_string(::getpid()));
+  if (!fs::create_directory(staging, ec)) return Error{staging.string(), 0, "", "cannot create directory: " + ec.message()};
+  auto fail = [&](Error e) {
+    std::error_code ignore;
+    fs::remove_all(staging, ignore);
+    return e;
+  };
   std::vector<const RenderedSuite*> order;
   for (const auto& s : suites) order.push_back(&s);
   std::sort(order.begin(), order.end(), [](auto* a, auto* b) { return a->name < b->name; });
-  // Stage: every new file under a temp name first; nothing visible changes until all exist.
-  std::vector<std::pair<std::string, std::string>> staged;  // temp, final
-  for (const RenderedSuite* s : order) {
-    std::string final_path = (fs::path(dir) / (s->name + ".vec.zst")).string();
-    std::string tmp = (fs::path(dir) / ("." + s->name + ".vec.zst.staged")).string();
-    if (Status st = write_file_atomic(tmp, s->compressed)) {
-      for (auto& [t, f] : staged) ::unlink(t.c_str());
-      return st;
+  const bool exists = fs::is_directory(target, ec);
+  if (exists) {
+    fs::permissions(staging, fs::status(target).permissions(), ec);
+    // Keep what this run does not replace: other suites (unless dropped), FORMAT.md and the like.
+    for (const auto& de : fs::directory_iterator(target, ec)) {
+      const std::string name = de.path().filename().string();
+      const bool written = std::any_of(order.begin(), order.end(), [&](auto* s) { return name == s->name + ".vec.zst"; });
+      if (name == kManifestName || written || (drop_unlisted && name.ends_with(".vec.zst"))) continue;
+      if (de.is_regular_file() && !de.is_symlink()) {
+        Result<std::string> bytes = read_whole(de.path());
+        if (!bytes) return fail(bytes.error());
+        if (Status st = write_synced((staging / name).string(), *bytes)) return fail(*st);
+      } else {
+        fs::copy(de.path(), staging / name, fs::copy_options::recursive | fs::copy_options::copy_symlinks, ec);
+        if (ec) return fail(Error{de.path().string(), 0, "", "cannot copy: " + ec.message()});
+      }
     }
-    staged.emplace_back(tmp, final_path);
+    if (ec) return fail(Error{target.string(), 0, "", "cannot list: " + ec.message()});
   }
-  for (auto& [t, f] : staged)
-    if (std::rename(t.c_str(), f.c_str()) != 0) return Error{f, 0, "", std::string("rename failed: ") + std::strerror(errno)};
+  step("copied");
+  for (const RenderedSuite* s : order)
+    if (Status st = write_synced((staging / (s->name + ".vec.zst")).string(), s->compressed)) return fail(*st);
+  step("suites-written");
   // Merge the manifest: new entries replace old ones of the same name; others are kept.
   std::vector<ManifestEntry> entries;
   for (const RenderedSuite* s : order) entries.push_back(s->entry());
@@ -131,7 +235,18 @@ Status write_corpus(const std::string& dir, const std::vector<RenderedSuite>& su
     if (std::none_of(order.begin(), order.end(), [&](auto* s) { return s->name == old.suite; })) entries.push_back(old);
   std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.suite < b.suite; });
   manifest.suites = std::move(entries);
-  return write_file_atomic((fs::path(dir) / kManifestName).string(), manifest_json(manifest));
+  if (Status st = write_synced((staging / kManifestName).string(), manifest_json(manifest))) return fail(*st);
+  if (Status st = sync_dir(staging.string())) return fail(*st);
+  step("staged");
+  if (exists) {
+    if (::renameat2(AT_FDCWD, staging.c_str(), AT_FDCWD, target.c_str(), RENAME_EXCHANGE) != 0)
+      return fail(Error{target.string(), 0, "", std::string("cannot swap in the new corpus (atomic exchange): ") + std::strerror(errno) + "; nothing was changed"});
+    step("exchanged");
+    fs::remove_all(staging, ec);  // now the old corpus
+  } else if (std::rename(staging.c_str(), target.c_str()) != 0) {
+    return fail(Error{target.string(), 0, "", std::string("rename failed: ") + std::strerror(errno)});
+  }
+  return sync_dir(parent.string());
 }
 
 }  // namespace nc::corpus

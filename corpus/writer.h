@@ -1,7 +1,6 @@
 // Canonical suite text and atomic corpus writes (vectors/FORMAT.md). One corpus, one byte
 // sequence: records sorted by id, headers in the fixed order, tags and policies sorted, the
-// `#records` count filled in. Files are written through temp files renamed into place, the
-// manifest last, so an interrupted run never leaves a half-written file under a real name.
+// `#records` count filled in. A corpus is replaced as a whole (write_corpus), never half-written.
 #pragma once
 
 #include <string>
@@ -31,10 +30,15 @@ Result<RenderedSuite> render_suite(SuiteHeader header, std::vector<std::vector<s
 // Writes `bytes` to `path` via a temp file in the same directory, fsync, rename.
 Status write_file_atomic(const std::string& path, const std::string& bytes);
 
-// Writes the suites (in name order) and then the manifest into `dir`, which is created if
-// needed. All suite files are first written to temp files; only when every one is on disk are
-// they renamed into place, then the manifest. `manifest.suites` is replaced by the entries of
-// `suites` merged with any entries already in it for suites not being written.
-Status write_corpus(const std::string& dir, const std::vector<RenderedSuite>& suites, Manifest manifest);
+// Writes the suites and the manifest into `dir` (created if needed) so that `dir` is always either
+// the old corpus byte for byte or the complete new one, whatever kills the process when: the new
+// corpus is assembled (files kept from the old one, new suites, manifest; all fsynced) in a
+// staging directory beside `dir`, then swapped in with one atomic exchange (renameat2). One writer
+// at a time: a second one, while the first holds the lock on the parent directory, is refused and
+// changes nothing. `manifest.suites` is replaced by the entries of `suites` merged with any
+// entries already in it for suites not being written; with `drop_unlisted`, *.vec.zst files of
+// the old corpus that are not being written are left out (a full regeneration).
+Status write_corpus(const std::string& dir, const std::vector<RenderedSuite>& suites, Manifest manifest,
+                    bool drop_unlisted = false);
 
 }  // namespace nc::corpus

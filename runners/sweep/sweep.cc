@@ -33,7 +33,8 @@ Report run(const Domain& d, const nc_plugin_v1& target, const std::string& targe
   r.shard = opts.shard;
   r.stride = opts.stride;
   r.keep = opts.keep;
-  auto [begin, end] = shard_range(d.size(), opts.shard);
+  const auto range = shard_range(d.size(), opts.shard);  // not a structured binding: clang 14 cannot capture one
+  const auto begin = range.first, end = range.second;
   // First index on the global stride lattice at or after begin, so strided shards tile exactly.
   uint64_t first = (begin + opts.stride - 1) / opts.stride * opts.stride;
   // Work is cut into chunks on the stride lattice; threads take chunks in order and each chunk's

@@ -1,5 +1,10 @@
-#include <catch2/catch.hpp>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <catch2/catch.hpp>
+#include <csignal>
 #include <filesystem>
 
 #include "corpus/case_id.h"
@@ -100,4 +105,55 @@ TEST_CASE("write_corpus writes suites then the manifest, and keeps other suites'
   CHECK(nc::corpus::test::read_bytes(dir.file("MANIFEST.json")) == before);
   // No temp files are left behind.
   for (const auto& e : std::filesystem::directory_iterator(dir.path)) CHECK(e.path().filename().string()[0] != '.');
+}
+
+TEST_CASE("write_corpus replaces the folder as a whole: kept files, dropped suites, one writer at a time", "[corpus][writer]") {
+  nc::corpus::test::ScratchDir parent;
+  const std::string dir = parent.file("vectors");
+  auto r = render_suite(demo_header(), demo_records());
+  REQUIRE(r.ok());
+  r->compress();
+  Manifest m;
+  m.schema = kSchemaVersion;
+  m.generator_version = "test";
+  m.seed = "0x1";
+  std::filesystem::create_directory(dir);
+  nc::corpus::test::write_bytes(dir + "/FORMAT.md", "schema notes\n");
+  nc::corpus::test::write_bytes(dir + "/z.gone.vec.zst", "old suite");
+  REQUIRE_FALSE(write_corpus(dir, {*r}, m).has_value());
+  CHECK(nc::corpus::test::read_bytes(dir + "/FORMAT.md") == "schema notes\n");  // not generate's: kept
+  CHECK(std::filesystem::exists(dir + "/z.gone.vec.zst"));                         // partial run: kept
+  REQUIRE_FALSE(write_corpus(dir, {*r}, m, /*drop_unlisted=*/true).has_value());
+  CHECK_FALSE(std::filesystem::exists(dir + "/z.gone.vec.zst"));                   // full run: dropped
+  CHECK(std::filesystem::exists(dir + "/FORMAT.md"));
+  CHECK(std::filesystem::exists(dir + "/t.demo.vec.zst"));
+  // Only the corpus folder is left in the parent: the staging folder went with the old corpus.
+  size_t entries = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(parent.path)) ++entries;
+  CHECK(entries == 1);
+
+  // While another process holds the lock on the parent, a write is refused and changes nothing.
+  const std::string before = nc::corpus::test::read_bytes(dir + "/MANIFEST.json");
+  int fd = ::open(parent.path.c_str(), O_RDONLY | O_DIRECTORY);
+  REQUIRE(fd >= 0);
+  pid_t child = ::fork();
+  if (child == 0) {  // flock locks belong to the open file description: take it in another process
+    int cfd = ::open(parent.path.c_str(), O_RDONLY | O_DIRECTORY);
+    ::flock(cfd, LOCK_EX);
+    ::pause();
+    ::_exit(0);
+  }
+  // Wait until the child holds it (a probe lock on our own descriptor fails then).
+  while (::flock(fd, LOCK_EX | LOCK_NB) == 0) {
+    ::flock(fd, LOCK_UN);
+    ::usleep(1000);
+  }
+  m.generator_version = "changed";
+  Status st = write_corpus(dir, {*r}, m);
+  ::kill(child, SIGKILL);
+  ::waitpid(child, nullptr, 0);
+  ::close(fd);
+  REQUIRE(st.has_value());
+  CHECK_THAT(st->message(), Catch::Contains("another process is writing a corpus"));
+  CHECK(nc::corpus::test::read_bytes(dir + "/MANIFEST.json") == before);
 }

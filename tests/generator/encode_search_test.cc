@@ -218,7 +218,8 @@ TEST_CASE("encode search: the examples.md groups are selected in their schemes",
       {"W8G32_F16S", {0x4afe213e}},
       {"Q4G64_F16S", {0x7fc00000, 0x3f800000}},
   };
-  for (const auto& [name, words] : ex) {
+  for (const auto& [name, example_words] : ex) {
+    const auto& words = example_words;  // clang 14 cannot capture a structured binding
     const auto cs = cases_of(scheme(name));
     INFO(name);
     CHECK(std::any_of(cs.begin(), cs.end(), [&](const EncodeCase& c) {

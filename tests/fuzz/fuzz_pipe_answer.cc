@@ -1,0 +1,78 @@
+// libFuzzer harness: the runner's side of the pipe protocol (runners/pipe_target.cc, PIPE.md) on
+// arbitrary adapter output, in text requests and in binary batches. The input is what the adapter
+// writes after its hello line: byte 0 picks text or binary for each of up to 8 requests, byte 1
+// the element count, the rest is the adapter's stdout. The adapter is `cat` of that script, which then closes its
+// output and drains its input, so every call ends at end of output and never waits for the
+// timeout. Every answer must become Ok (one token per element, or the exact reply bytes),
+// Unsupported, Error or Dead; never a crash, a hang or a token count that disagrees with the request.
+#include <unistd.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "runners/pipe_target.h"
+#include "runners/tokens.h"
+
+namespace {
+void check(bool ok) {
+  if (!ok) __builtin_trap();
+}
+
+const std::string& script_path() {
+  static const std::string path = [] {
+    char name[] = "/tmp/nc-fuzz-pipe-XXXXXX";
+    int fd = mkstemp(name);
+    check(fd >= 0);
+    close(fd);
+    return std::string(name);
+  }();
+  return path;
+}
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace nc::runners;
+  if (size < 2) return 0;
+  const size_t n = 1 + data[1] % 16;
+  {
+    FILE* f = std::fopen(script_path().c_str(), "wb");
+    check(f != nullptr);
+    std::fputs("ok fuzz-adapter 1\n", f);
+    std::fwrite(data + 2, 1, size - 2, f);
+    std::fclose(f);
+  }
+  PipeTarget t("cat " + shell_quote(script_path()) + "; exec >&-; exec cat >/dev/null", 5);
+  std::string why;
+  check(t.start(&why));
+  // Up to 8 requests on one adapter, until it is dead: bit i of byte 0 makes request i a binary
+  // batch, so answers left over from one request (a desynchronised adapter) meet the next.
+  for (int i = 0; i < 8; ++i) {
+    Response r;
+    if ((data[0] >> i) & 1) {
+      if (!t.binary()) break;
+      std::vector<uint8_t> payload(4 * n, 0x5a), reply(5 * n);
+      r = t.call_binary("bin decode E4M3FN " + std::to_string(n), payload.data(), payload.size(), reply.data(), reply.size());
+      check(r.tokens.empty());
+    } else {
+      Request req{Capability::Decode, "E4M3FN", {}};
+      for (size_t k = 0; k < n; ++k) req.elements.push_back(hex_word(k, 2));
+      r = t.call(req);
+      if (r.kind == Response::Kind::Ok) {
+        check(r.tokens.size() == n);
+        for (const std::string& tok : r.tokens) {  // what replay does next with a token
+          uint64_t w;
+          (void)parse_hex(tok, &w);
+          (void)is_binary32_token(tok);
+        }
+      }
+    }
+    if (r.kind == Response::Kind::Error || r.kind == Response::Kind::Dead) check(!r.message.empty());
+    if (r.kind == Response::Kind::Dead) break;
+  }
+  t.finish_suite();
+  return 0;
+}
