@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #if defined(__x86_64__)
+#include <cpuid.h>
 #include <immintrin.h>
 #endif
 
@@ -149,8 +150,14 @@ __attribute__((target("sha,sse4.1"))) void compress_sha_ni(uint32_t h[8], const 
   _mm_storeu_si128(reinterpret_cast<__m128i*>(h + 4), state1);
 }
 
+// CPUID directly: clang 14's __builtin_cpu_supports does not know "sha". SHA is leaf 7 EBX bit 29,
+// SSE4.1 leaf 1 ECX bit 19.
 bool have_sha_ni() {
-  static const bool yes = __builtin_cpu_supports("sha") && __builtin_cpu_supports("sse4.1");
+  static const bool yes = [] {
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 19))) return false;
+    return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 29));
+  }();
   return yes;
 }
 #endif
