@@ -40,22 +40,6 @@ constexpr std::array<std::string_view, 9> kRules{"shape",   "code-illegal",   "s
                                                  "zero-scale-codes", "divisor", "unknown-format", "nonfinite",
                                                  "scale-overflow"};
 
-// Hex digits of a word: E2M1 1, E4M3FN and the grouped codes 2, BF16/F16 4, FP32/I32 8.
-int hex_digits(WordType w) {
-  switch (w) {
-    case WordType::E2M1: return 1;
-    case WordType::E4M3FN:
-    case WordType::Q4_CODE:
-    case WordType::Q5_CODE:
-    case WordType::Q6_CODE:
-    case WordType::W8_CODE: return 2;
-    case WordType::BF16:
-    case WordType::F16: return 4;
-    case WordType::FP32:
-    case WordType::I32: return 8;
-  }
-  return 0;
-}
 
 constexpr bool is_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }
 constexpr bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -203,6 +187,22 @@ std::optional<WordType> recipe_destination(std::string_view r) {
 
 }  // namespace
 
+int word_hex_digits(WordType w) {
+  switch (w) {
+    case WordType::E2M1: return 1;
+    case WordType::E4M3FN:
+    case WordType::Q4_CODE:
+    case WordType::Q5_CODE:
+    case WordType::Q6_CODE:
+    case WordType::W8_CODE: return 2;
+    case WordType::BF16:
+    case WordType::F16: return 4;
+    case WordType::FP32:
+    case WordType::I32: return 8;
+  }
+  return 0;
+}
+
 Result<RecordSchema> RecordSchema::compile(const SuiteHeader& h) {
   const std::string_view op_name = h.op_name();
   const std::string_view selector = h.op.size() > op_name.size() ? std::string_view(h.op).substr(op_name.size() + 1) : "";
@@ -221,7 +221,7 @@ Result<RecordSchema> RecordSchema::compile(const SuiteHeader& h) {
     case Op::Decode: {
       auto wt = find_word_type(selector);
       if (!wt) return bad_selector();
-      s.word_digits_ = hex_digits(*wt);
+      s.word_digits_ = word_hex_digits(*wt);
       s.float_result_ = *wt != WordType::I32 && nc::info(*wt).name.find(".code") == std::string_view::npos;
       break;
     }
@@ -237,7 +237,7 @@ Result<RecordSchema> RecordSchema::compile(const SuiteHeader& h) {
       if (comp == "scale") wt = f.scale;
       if (comp == "divisor") wt = f.divisor;
       if (!wt) return bad_selector();
-      s.word_digits_ = hex_digits(*wt);
+      s.word_digits_ = word_hex_digits(*wt);
       break;
     }
     case Op::Parse:
@@ -255,7 +255,7 @@ Result<RecordSchema> RecordSchema::compile(const SuiteHeader& h) {
     case Op::Convert: {
       auto dst = recipe_destination(selector);
       if (!dst) return bad_selector();
-      s.word_digits_ = hex_digits(*dst);
+      s.word_digits_ = word_hex_digits(*dst);
       break;
     }
     case Op::Reconstruct:
@@ -265,8 +265,8 @@ Result<RecordSchema> RecordSchema::compile(const SuiteHeader& h) {
       auto fmt = find_format(selector);
       if (!fmt || nc::info(*fmt).category == Category::Direct) return bad_selector();
       const FormatInfo& f = nc::info(*fmt);
-      s.word_digits_ = hex_digits(f.code);
-      s.scale_digits_ = hex_digits(*f.scale);
+      s.word_digits_ = word_hex_digits(f.code);
+      s.scale_digits_ = word_hex_digits(*f.scale);
       s.has_divisor_ = f.divisor.has_value();
       s.group_ = f.group_size;
       if (info->op == Op::Encode && f.category != Category::GroupedInt) return bad_selector();

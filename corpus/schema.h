@@ -11,10 +11,15 @@
 #include <vector>
 
 #include "corpus/error.h"
+#include "registry/registry.h"
 
 namespace nc::corpus {
 
 struct SuiteHeader;
+
+// Hex digits of a word in the corpus (FORMAT.md): E2M1 1; E4M3FN and the grouped codes 2 (codes are
+// padded to a byte); BF16 and F16 4; FP32 and I32 8.
+int word_hex_digits(WordType w);
 
 class RecordSchema {
  public:

@@ -11,22 +11,6 @@ std::string hex_word(uint64_t word, int digits) {
   return s;
 }
 
-int hex_digits(WordType t) {
-  switch (t) {
-    case WordType::E2M1: return 1;
-    case WordType::E4M3FN:
-    case WordType::Q4_CODE:
-    case WordType::Q5_CODE:
-    case WordType::Q6_CODE:
-    case WordType::W8_CODE: return 2;
-    case WordType::BF16:
-    case WordType::F16: return 4;
-    case WordType::FP32:
-    case WordType::I32: return 8;
-  }
-  return 8;
-}
-
 std::string join(const std::vector<std::string>& v, char sep) {
   std::string out;
   for (size_t i = 0; i < v.size(); ++i) {
@@ -76,7 +60,7 @@ void add_decode_tags(SuiteInfo& s) {
 Case decode_case(oracle::Context& ctx, WordType t, uint32_t word, std::vector<std::string> tags, std::string comment) {
   oracle::Decoded d = oracle::decode(ctx, t, word);
   Case c;
-  c.inputs = {hex_word(word, hex_digits(t))};
+  c.inputs = {hex_word(word, word_hex_digits(t))};
   c.tags = std::move(tags);
   const uint32_t bits = info(t).bits;
   const bool neg = (word >> (bits - 1)) & 1;

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "corpus/schema.h"
 #include "generator/suite.h"
 #include "oracle/context.h"
 #include "oracle/decode.h"
@@ -18,7 +19,7 @@ namespace nc::gen {
 
 // Fixed-width lowercase hex (vectors/FORMAT.md "Words").
 std::string hex_word(uint64_t word, int digits);
-int hex_digits(WordType t);  // E2M1 1, 8-bit 2, 16-bit 4, 32-bit 8; grouped codes 2
+using corpus::word_hex_digits;  // a word's hex width in the corpus (corpus/schema.h)
 std::string join(const std::vector<std::string>& v, char sep);
 // "!<rule>", the expect text of a required rejection.
 std::string rejection(std::string_view rule);

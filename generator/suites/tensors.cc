@@ -35,7 +35,7 @@ struct Geometry {
 };
 Geometry geometry(Format f) {
   const auto& fi = info(f);
-  return {f, hex_digits(fi.code), fi.scale ? hex_digits(*fi.scale) : 4, fi.group_size};
+  return {f, word_hex_digits(fi.code), fi.scale ? word_hex_digits(*fi.scale) : 4, fi.group_size};
 }
 
 uint64_t scale_count(const Geometry& g, const std::vector<uint64_t>& shape) {
