@@ -5,6 +5,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <stdexcept>
 
 #include "corpus/reader.h"
 #include "corpus/sha256.h"
@@ -44,12 +45,24 @@ std::string manifest_json(const Manifest& m) {
   return j.dump(2) + "\n";
 }
 
+namespace {
+// A non-negative integer field. nlohmann's get<> converts a float or a negative number without a
+// word (and an out-of-range float with undefined behaviour: found by tests/fuzz), so check first.
+uint64_t count_field(const ordered_json& object, const char* key) {
+  const ordered_json& v = object.at(key);
+  if (!v.is_number_unsigned()) throw std::invalid_argument(std::string("`") + key + "` is not a non-negative integer");
+  return v.get<uint64_t>();
+}
+}  // namespace
+
 Result<Manifest> parse_manifest(const std::string& text, const std::string& name) {
   ordered_json j = ordered_json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return Error{name, 0, "", "not valid JSON"};
   Manifest m;
   try {
-    m.schema = j.at("schema").get<int>();
+    const uint64_t schema = count_field(j, "schema");
+    if (schema != uint64_t(kSchemaVersion)) return Error{name, 0, "", "unsupported schema " + std::to_string(schema)};
+    m.schema = kSchemaVersion;
     m.generator_version = j.at("generator_version").get<std::string>();
     for (const auto& [k, v] : j.at("oracle_libraries").items()) m.libraries[k] = v.get<std::string>();
     m.seed = j.at("seed").get<std::string>();
@@ -57,10 +70,10 @@ Result<Manifest> parse_manifest(const std::string& text, const std::string& name
       ManifestEntry e;
       e.suite = s.at("suite").get<std::string>();
       e.file = s.at("file").get<std::string>();
-      e.records = s.at("records").get<uint64_t>();
-      e.compressed_bytes = s.at("compressed_bytes").get<uint64_t>();
+      e.records = count_field(s, "records");
+      e.compressed_bytes = count_field(s, "compressed_bytes");
       e.compressed_sha256 = s.at("compressed_sha256").get<std::string>();
-      e.text_bytes = s.at("text_bytes").get<uint64_t>();
+      e.text_bytes = count_field(s, "text_bytes");
       e.text_sha256 = s.at("text_sha256").get<std::string>();
       if (e.file != e.suite + ".vec.zst" || e.file.find('/') != std::string::npos)
         return Error{name, 0, "", "suite `" + e.suite + "` has file `" + e.file + "` (expected " + e.suite + ".vec.zst)"};
@@ -69,8 +82,9 @@ Result<Manifest> parse_manifest(const std::string& text, const std::string& name
   } catch (const ordered_json::exception& ex) {
     // nlohmann reports a missing key or a wrong type by exception; turn it into a value.
     return Error{name, 0, "", std::string("bad manifest structure: ") + ex.what()};
+  } catch (const std::invalid_argument& ex) {
+    return Error{name, 0, "", std::string("bad manifest structure: ") + ex.what()};
   }
-  if (m.schema != kSchemaVersion) return Error{name, 0, "", "unsupported schema " + std::to_string(m.schema)};
   for (size_t i = 1; i < m.suites.size(); ++i)
     if (!(m.suites[i - 1].suite < m.suites[i].suite))
       return Error{name, 0, "", "suites not sorted by name or duplicated at `" + m.suites[i].suite + "`"};

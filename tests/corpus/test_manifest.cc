@@ -45,6 +45,24 @@ TEST_CASE("manifest JSON round-trips", "[corpus][manifest]") {
   CHECK_THAT(parse_manifest("{}", "m.json").error().message(), Catch::Contains("bad manifest structure"));
 }
 
+TEST_CASE("manifest counts must be non-negative JSON integers", "[corpus][manifest]") {
+  // Found by tests/fuzz/fuzz_manifest: a float schema far outside int's range was converted with
+  // undefined behaviour. Floats, negatives and strings are structure errors, never converted.
+  const std::string suite = R"({"suite": "decode.E2M1", "file": "decode.E2M1.vec.zst", "records": RECORDS,
+    "compressed_bytes": 1, "compressed_sha256": "x", "text_bytes": 1, "text_sha256": "y"})";
+  auto manifest = [&](const std::string& schema, const std::string& records) {
+    std::string s = suite;
+    s.replace(s.find("RECORDS"), 7, records);
+    return R"({"schema": )" + schema + R"(, "generator_version": "g", "oracle_libraries": {}, "seed": "s", "suites": [)" + s + "]}";
+  };
+  CHECK(parse_manifest(manifest("1", "16"), "m.json").ok());
+  for (const std::string bad : {"266666666666.66331", "1.0", "-1", "\"1\""})
+    CHECK_THAT(parse_manifest(manifest(bad, "16"), "m.json").error().message(), Catch::Contains("schema"));
+  for (const std::string bad : {"2.5e11", "-16", "16.0"})
+    CHECK_THAT(parse_manifest(manifest("1", bad), "m.json").error().message(), Catch::Contains("records"));
+  CHECK_THAT(parse_manifest(manifest("2", "16"), "m.json").error().message(), Catch::Contains("unsupported schema 2"));
+}
+
 TEST_CASE("verify_corpus accepts an intact corpus and names tampered files", "[corpus][manifest]") {
   ScratchDir dir;
   Manifest m = write_demo(dir);
