@@ -136,6 +136,11 @@ void flag_unlisted(const std::string& dir, const Manifest& m, std::vector<Error>
   for (const auto& u : unlisted) errors.push_back({u, 0, "", "suite file not listed in " + std::string(kManifestName)});
 }
 
+// A suite file whose compressed bytes are not the ones the manifest hashed.
+Error tampered(const std::string& path, const std::string& sha, const ManifestEntry& e) {
+  return Error{path, 0, "", "sha256 " + sha + " does not match the manifest (file tampered with? expected sha256 " + e.compressed_sha256 + ")"};
+}
+
 }  // namespace
 
 std::vector<Error> verify_files(const std::string& dir, const Manifest& m) {
@@ -147,16 +152,14 @@ std::vector<Error> verify_files(const std::string& dir, const Manifest& m) {
       continue;
     }
     std::string sha = file_sha256(path);
-    if (sha != e.compressed_sha256)
-      errors.push_back({path, 0, "", "sha256 " + sha + " does not match the manifest (file tampered with? expected sha256 " + e.compressed_sha256 + ")"});
+    if (sha != e.compressed_sha256) errors.push_back(tampered(path, sha, e));
   }
   flag_unlisted(dir, m, errors);
   return errors;
 }
 
 Status check_totals(const std::string& path, const ManifestEntry& e, const SuiteReader::Totals& t) {
-  if (t.compressed_sha256 != e.compressed_sha256)
-    return Error{path, 0, "", "sha256 " + t.compressed_sha256 + " does not match the manifest (file tampered with? expected sha256 " + e.compressed_sha256 + ")"};
+  if (t.compressed_sha256 != e.compressed_sha256) return tampered(path, t.compressed_sha256, e);
   if ((!t.text_sha256.empty() && t.text_sha256 != e.text_sha256) || t.text_bytes != e.text_bytes)
     return Error{path, 0, "", "uncompressed sha256 " + t.text_sha256 + ", manifest expects " + e.text_sha256};
   if (t.records != e.records)
