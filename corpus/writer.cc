@@ -154,19 +154,22 @@ Result<std::string> read_whole(const fs::path& path) {
   return ss.str();
 }
 
-// An exclusive lock on the corpus's parent directory, held until destruction: one writer at a time.
-class ParentLock {
+// An exclusive lock on the lock file beside the corpus (`.<name>.lock`), held until destruction:
+// one writer per corpus at a time. The file, not the parent directory, is locked, so corpora that
+// share a parent (two scratch corpora in /tmp) are written side by side; the corpus directory
+// itself cannot carry the lock because the exchange below replaces it.
+class CorpusLock {
  public:
-  ~ParentLock() {
+  ~CorpusLock() {
     if (fd_ >= 0) ::close(fd_);
   }
-  Status acquire(const fs::path& parent, const fs::path& corpus) {
-    fd_ = ::open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd_ < 0) return Error{parent.string(), 0, "", std::string("cannot open: ") + std::strerror(errno)};
+  Status acquire(const fs::path& lock_file, const fs::path& corpus) {
+    fd_ = ::open(lock_file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) return Error{lock_file.string(), 0, "", std::string("cannot open: ") + std::strerror(errno)};
     if (::flock(fd_, LOCK_EX | LOCK_NB) == 0) return std::nullopt;
     if (errno == EWOULDBLOCK)
-      return Error{corpus.string(), 0, "", "another process is writing a corpus in " + parent.string() + " (it holds the lock on that directory); nothing was changed, run again when it has finished"};
-    return Error{parent.string(), 0, "", std::string("cannot lock: ") + std::strerror(errno)};
+      return Error{corpus.string(), 0, "", "another process is writing this corpus (it holds " + lock_file.string() + "); nothing was changed, run again when it has finished"};
+    return Error{lock_file.string(), 0, "", std::string("cannot lock: ") + std::strerror(errno)};
   }
 
  private:
@@ -186,8 +189,8 @@ Status write_corpus(const std::string& dir, const std::vector<RenderedSuite>& su
   const fs::path parent = target.parent_path();
   fs::create_directories(parent, ec);
   if (ec) return Error{parent.string(), 0, "", "cannot create directory: " + ec.message()};
-  ParentLock lock;
-  if (Status st = lock.acquire(parent, target)) return st;
+  CorpusLock lock;
+  if (Status st = lock.acquire(parent / ("." + target.filename().string() + ".lock"), target)) return st;
   step("locked");
   // The new corpus is assembled in a staging directory beside the old one and swapped in with one
   // atomic exchange, so the folder is always the old corpus byte for byte or the complete new one.

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <csignal>
 #include <filesystem>
+#include <set>
 
 #include "corpus/case_id.h"
 #include "corpus/writer.h"
@@ -127,18 +128,20 @@ TEST_CASE("write_corpus replaces the folder as a whole: kept files, dropped suit
   CHECK_FALSE(std::filesystem::exists(dir + "/z.gone.vec.zst"));                   // full run: dropped
   CHECK(std::filesystem::exists(dir + "/FORMAT.md"));
   CHECK(std::filesystem::exists(dir + "/t.demo.vec.zst"));
-  // Only the corpus folder is left in the parent: the staging folder went with the old corpus.
-  size_t entries = 0;
-  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(parent.path)) ++entries;
-  CHECK(entries == 1);
+  // Only the corpus folder and its lock file are left in the parent: the staging folder went with
+  // the old corpus.
+  std::set<std::string> entries;
+  for (const auto& e : std::filesystem::directory_iterator(parent.path)) entries.insert(e.path().filename().string());
+  CHECK(entries == std::set<std::string>{".vectors.lock", "vectors"});
 
-  // While another process holds the lock on the parent, a write is refused and changes nothing.
+  // While another process holds the corpus's lock file, a write is refused and changes nothing.
+  const std::string lock_file = parent.file(".vectors.lock");
   const std::string before = nc::corpus::test::read_bytes(dir + "/MANIFEST.json");
-  int fd = ::open(parent.path.c_str(), O_RDONLY | O_DIRECTORY);
+  int fd = ::open(lock_file.c_str(), O_RDONLY);
   REQUIRE(fd >= 0);
   pid_t child = ::fork();
   if (child == 0) {  // flock locks belong to the open file description: take it in another process
-    int cfd = ::open(parent.path.c_str(), O_RDONLY | O_DIRECTORY);
+    int cfd = ::open(lock_file.c_str(), O_RDONLY);
     ::flock(cfd, LOCK_EX);
     ::pause();
     ::_exit(0);
@@ -150,10 +153,13 @@ TEST_CASE("write_corpus replaces the folder as a whole: kept files, dropped suit
   }
   m.generator_version = "changed";
   Status st = write_corpus(dir, {*r}, m);
+  // A second corpus in the same parent is not held up by that lock.
+  Status beside = write_corpus(parent.file("other-vectors"), {*r}, m);
   ::kill(child, SIGKILL);
   ::waitpid(child, nullptr, 0);
   ::close(fd);
   REQUIRE(st.has_value());
-  CHECK_THAT(st->message(), Catch::Contains("another process is writing a corpus"));
+  CHECK_THAT(st->message(), Catch::Contains("another process is writing this corpus"));
   CHECK(nc::corpus::test::read_bytes(dir + "/MANIFEST.json") == before);
+  CHECK_FALSE(beside.has_value());
 }
