@@ -203,30 +203,18 @@ bool PipeTarget::in_step(std::string* why) {
 }
 
 std::string PipeTarget::finish_suite() {
+  if (pid_ <= 0) return {};  // died in the suite: reported there, and start() makes a fresh one
+  // The adapter stays for the next suite (an interpreter started per suite costs more than most
+  // suites). Whether it wrote anything no request asked for, a second answer to the suite's last
+  // request say, is asked by a fresh hello: such output is found before the hello is sent, or is
+  // the line read in place of its answer. A problem ends the process; the next suite starts a new one.
+  std::string line, why;
   std::string problem;
-  if (from_child_ >= 0) {
-    // End of input: a well-behaved adapter exits. Whatever it writes until then was asked for by
-    // no request (a second answer to the last one, say), and the suite's results cannot be trusted.
-    close(to_child_);
-    to_child_ = -1;
-    const double deadline = now_s() + timeout_s_;
-    std::string why;
-    int status;
-    while (now_s() < deadline) {
-      if (step(std::min(deadline, now_s() + 0.05), {}, nullptr, &why)) continue;
-      if (why == kClosedOutput || pid_ <= 0) break;
-      if (waitpid(pid_, &status, WNOHANG) == pid_) {
-        pid_ = -1;  // exited: what it wrote is all in the pipe by now
-        fcntl(from_child_, F_SETFL, fcntl(from_child_, F_GETFL) | O_NONBLOCK);
-        char chunk[65536];
-        for (ssize_t n; (n = read(from_child_, chunk, sizeof chunk)) > 0;) buffer_.append(chunk, size_t(n));
-        break;
-      }
-    }
-    if (!buffer_.empty())
-      problem = "protocol out of step: the adapter wrote " + quote(buffer_) + " after its last answer";
-  }
-  stop();
+  if (!exchange("hello 1\n", &line, now_s() + timeout_s_, false, &why))
+    problem = why;
+  else if (line != "ok " + name_ + " " + version_)
+    problem = "protocol out of step: the adapter wrote " + quote(line) + " after its last answer";
+  if (!problem.empty()) stop();
   return problem;
 }
 
