@@ -249,14 +249,14 @@ Result<bool> SuiteReader::next(Record& r) {
   if (std::string why = schema_.check(r.fields); !why.empty()) return error(line_no_, std::string(id), why);
   // Tags and policies: each used name declared, lists sorted and unique.
   const std::string_view tags = r.fields[ncol - 2];
-  if (tags != good_tags_) {
+  if (!good_tags_.find(tags)) {
     if (Status s = check_names(tags, header_.tags, "tag", id)) return *s;
-    good_tags_ = tags;
+    good_tags_.put(tags, true);
   }
   const std::string_view accept = r.fields[accept_col_];
-  if (accept != good_accept_) {
+  if (!good_accept_.find(accept)) {
     if (Status s = check_names(accept, header_.policies, "policy", id)) return *s;
-    good_accept_ = accept;
+    good_accept_.put(accept, true);
   }
   ++totals_.records;
   return true;

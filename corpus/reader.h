@@ -16,6 +16,7 @@
 
 #include "corpus/error.h"
 #include "corpus/schema.h"
+#include "corpus/view_cache.h"
 
 namespace nc::corpus {
 
@@ -106,8 +107,8 @@ class SuiteReader {
   size_t accept_col_ = 0;   // expect is the one before; inputs are 1 .. accept_col_ - 2
   std::string_view prev_id_;
   size_t prev_line_ = 0;
-  // Tag and accept lists already found well-formed: most records repeat the previous ones.
-  std::string_view good_tags_, good_accept_;
+  // Tag and accept lists already found well-formed: records repeat a few.
+  ViewCache<bool> good_tags_, good_accept_;
   Totals totals_;
 };
 

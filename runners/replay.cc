@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "corpus/sha256.h"
+#include "corpus/view_cache.h"
 #include "runners/diagnosis.h"
 #include "runners/scope.h"
 #include "runners/tokens.h"
@@ -133,23 +134,22 @@ bool replay_suite(Target& target, corpus::SuiteReader& reader, const ReplayOptio
   size_t done = 0;
 
   // Tag lists of the judged cases, counted per distinct list (few per suite) and split once at
-  // the end: the diagnosis ranks failure tags against them. Records come in runs with one list,
-  // so the map is searched only where the list changes.
+  // the end: the diagnosis ranks failure tags against them. The map is searched only when the
+  // cache of recent lists misses.
   std::map<std::string, size_t, std::less<>> judged_tag_lists;
-  std::string_view run_list;
-  size_t* run_count = nullptr;
+  corpus::ViewCache<size_t*> judged_tag_count;
   // Only failures keep a copy of their record; every other case is a count.
   auto record_case = [&](const corpus::Record& r, Verdict v, std::string_view actual, const Judgement* j) {
     ++res.counts[size_t(v)];
     if (v != Verdict::Untested) {
       const std::string_view list = r.fields[tags_col];
-      if (!run_count || list != run_list) {
+      size_t** count = judged_tag_count.find(list);
+      if (!count) {
         auto it = judged_tag_lists.find(list);
         if (it == judged_tag_lists.end()) it = judged_tag_lists.emplace(list, 0).first;
-        run_list = it->first;
-        run_count = &it->second;
+        count = &judged_tag_count.put(list, &it->second);
       }
-      ++*run_count;
+      ++**count;
     }
     if (j && v == Verdict::PassUnderPolicy) res.policies_used.insert(j->policy);
     if (v != Verdict::Fail && v != Verdict::TargetError) return;
