@@ -32,9 +32,11 @@ namespace {
 // or `hint` unchanged when there was nothing to do.
 size_t decompress_chunk(ZSTD_DCtx* dctx, ZSTD_inBuffer& in, std::string& out, std::string& err, size_t hint) {
   std::vector<char> buf(ZSTD_DStreamOutSize());
-  // Keep going while input remains or the last call filled the output (data still buffered).
+  // Keep going while input remains or the last call filled the output (data may be buffered),
+  // unless that call completed the frame: one more call would find no input and ask for the
+  // next frame's header, as if the file were cut short.
   bool output_full = false;
-  while (in.pos < in.size || output_full) {
+  while (in.pos < in.size || (output_full && hint != 0)) {
     ZSTD_outBuffer o{buf.data(), buf.size(), 0};
     hint = ZSTD_decompressStream(dctx, &o, &in);
     if (ZSTD_isError(hint)) {
