@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <functional>
 #include <string>
+#include <thread>
 
 #include "corpus/manifest.h"
 #include "corpus/reader.h"
@@ -73,6 +74,22 @@ struct Timing {
   bool ok() const { return !failed && records > 0; }
 };
 
+// Control for the --jobs rows: the cores two independent busy threads get together right now
+// (CPU seconds over wall seconds). On an idle 2-core machine it is 2; a shared one gives less,
+// and no replay can scale beyond it.
+double cores_for_two_threads() {
+  const double c0 = cpu_seconds();
+  const auto t0 = Clock::now();
+  auto spin = [] {
+    volatile uint64_t x = 0;
+    for (uint64_t i = 0; i < 300'000'000; ++i) x = x + i;
+  };
+  std::thread other(spin);
+  spin();
+  other.join();
+  return (cpu_seconds() - c0) / seconds_since(t0);
+}
+
 // One whole replay; returns the cases judged (not untested), 0 on error.
 uint64_t replay_once(const std::string& dir, const std::string& spec, const std::string& glob, unsigned jobs) {
   runners::TargetOptions to;
@@ -127,7 +144,9 @@ int main(int argc, char** argv) {
   const bool have_ml_dtypes = access(python.c_str(), X_OK) == 0;
   const std::string ml_dtypes = "pipe:" + python + " " NC_SOURCE_DIR "/runners/thirdparty/ml_dtypes_adapter.py";
   Timing base, reader, cpu1, cpu2, pipe_example, pipe_ml;
+  double two_thread_cores = 0;
   for (int r = 0; r < repeats; ++r) {
+    two_thread_cores = std::max(two_thread_cores, cores_for_two_threads());
     base.run(base_stage);
     reader.run(reader_stage);
     cpu1.run([&] { return replay_once(dir, "cpu", "*", 1); });
@@ -156,7 +175,8 @@ int main(int argc, char** argv) {
   if (have_ml_dtypes) row("replay pipe: ml_dtypes adapter (cases judged)", pipe_ml);
   else std::printf("%-46s %9s (no %s; run scripts/install-thirdparty)\n", "replay pipe: ml_dtypes adapter", "skipped", python.c_str());
   if (cpu1.ok() && cpu2.ok())
-    std::printf("replay --jobs 2 over --jobs 1: %.2fx wall; --jobs 2 kept %.2f cores busy (cpu s / wall s)\n",
-                cpu1.seconds / cpu2.seconds, cpu2.cpu / cpu2.seconds);
+    std::printf("replay --jobs 2 over --jobs 1: %.2fx wall; --jobs 2 kept %.2f cores busy (cpu s / wall s);\n"
+                "control: two independent busy threads got %.2f cores at best\n",
+                cpu1.seconds / cpu2.seconds, cpu2.cpu / cpu2.seconds, two_thread_cores);
   return 0;
 }
