@@ -8,6 +8,7 @@
 
 #include <sys/types.h>
 
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -64,6 +65,7 @@ class PipeTarget final : public Target {
   pid_t pid_ = -1;
   int to_child_ = -1, from_child_ = -1, err_from_child_ = -1;
   std::string buffer_, err_buffer_;
+  std::unique_ptr<char[]> read_chunk_;  // what step() reads the adapter's output into
   std::string name_, version_;
   int binary_ = -1;  // -1 not asked yet, 0 no, 1 yes
 };

@@ -36,9 +36,9 @@ class Target {
   // Starts (or restarts) the implementation; false with *why on failure.
   virtual bool start(std::string* why) = 0;
   virtual Response call(const Request& r) = 0;
-  // Called between suites: a pipe target's process ends (the next start() makes a fresh one).
-  // Returns what the target did wrong after its last answer ("" if nothing): output no request
-  // asked for, such as a second answer to the last request.
+  // Called after each suite. Returns what the target did wrong after its last answer ("" if
+  // nothing): output no request asked for, such as a second answer to the last request. A pipe
+  // target's process lives on for the next suite unless it did something wrong.
   virtual std::string finish_suite() { return {}; }
   virtual std::string name() const = 0;     // self-reported, valid after start()
   virtual std::string version() const = 0;

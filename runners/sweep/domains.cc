@@ -12,7 +12,7 @@ namespace nc::sweep {
 
 namespace {
 
-constexpr size_t kBatch = 1 << 14;
+constexpr size_t kBatch = 1 << 16;
 constexpr int kMaxFailingBatches = 16;
 
 std::string hex(uint32_t w, int digits) { return hex_word(w, digits); }

@@ -9,8 +9,8 @@ text only: fn(selector, tokens) takes the request's tokens after the selector an
 response tokens (strings) after `ok`.
 
 numpy (and each adapter's library) is imported on the first request that needs it, not at
-start-up: the runner starts a fresh adapter per suite, and most suites are requests these
-adapters answer `unsupported`, so start-up cost would dominate a certification.
+start-up: an adapter asked only for what it answers `unsupported` (most suites), or restarted after
+a failure, starts at once.
 """
 import sys
 

@@ -74,7 +74,7 @@ for round in 1 2 3; do
   wait $b; rb=$?
   for x in "$ra:$work/a.out" "$rb:$work/b.out"; do
     rc=${x%%:*} out=${x#*:}
-    if [ "$rc" -ne 0 ] && ! { [ "$rc" -eq 2 ] && grep -q "another process is writing a corpus" "$out"; }; then
+    if [ "$rc" -ne 0 ] && ! { [ "$rc" -eq 2 ] && grep -q "another process is writing this corpus" "$out"; }; then
       echo "FAIL: concurrent run exited $rc:"; cat "$out"; fail=1
     fi
   done

@@ -106,9 +106,9 @@ sed 's/ --text-only//' "$work/trunc-text.json" | cmp -s - "$work/trunc-binary.js
 "$nc" sweep convert.F32_TO_BF16_RNE --target "pipe:$trunc --die-at 3f7fffbf" --stride 257 --jobs 2 \
   --json "$work/die.json" > "$work/die.txt"
 [ $? -eq 1 ] || fail "a dying adapter's sweep should exit 1"
-grep -q '"errored": 16384,' "$work/die.json" || { cat "$work/die.txt"; fail "exactly the dying batch should be lost"; }
-grep -q 'adapter failed on .bin convert F32_TO_BF16_RNE 16384' "$work/die.txt" || fail "the failure does not name the request"
-grep -q '"covered": 16695552,' "$work/die.json" || fail "the sweep did not go on past the dying batch"
+grep -q '"errored": 65536,' "$work/die.json" || { cat "$work/die.txt"; fail "exactly the dying batch should be lost"; }
+grep -q 'adapter failed on .bin convert F32_TO_BF16_RNE 65536' "$work/die.txt" || fail "the failure does not name the request"
+grep -q '"covered": 16646400,' "$work/die.json" || fail "the sweep did not go on past the dying batch"
 
 # A lying adapter (one token whatever the request) fails every batch: reported, not a crash.
 "$nc" sweep decode.E4M3FN --target "pipe:$src/tests/runners/lying_adapter.sh" > "$work/liar.txt"
