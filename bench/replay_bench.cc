@@ -3,10 +3,14 @@
 // Rows: the validating corpus reader alone; `replay --target cpu` with one and two workers (the
 // whole command path: manifest check, reading, requests, verdicts); and `replay` through the pipe
 // protocol against the example adapter (decode.*) and the ml_dtypes adapter (the suites it
-// provides), counting the cases judged. Best of REPEATS wall-clock runs.
+// provides), counting the cases judged. Each repeat runs every stage once, in turn, so a busy
+// moment on a shared machine hits all stages alike; each figure is the best of REPEATS. Besides
+// wall time, the CPU time of this process (all threads) is shown: on a loaded machine it is the
+// steadier measure of the work done, and for --jobs 2 the ratio CPU/wall is the cores it got.
 // Usage: replay_bench [CORPUS_DIR] [REPEATS] [PYTHON_WITH_ML_DTYPES]
 // (default python: <source>/.venv/bin/python from scripts/install-thirdparty; its row is skipped
 // when that does not exist).
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -14,6 +18,7 @@
 #include <cstdlib>
 #include <functional>
 #include <string>
+#include <thread>
 
 #include "corpus/manifest.h"
 #include "corpus/reader.h"
@@ -26,36 +31,63 @@ using Clock = std::chrono::steady_clock;
 namespace {
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-// Baseline: decompress and count lines, nothing else.
+// Baseline: read the file, decompress it the way the reader does, and find every line end,
+// nothing else.
 size_t decompress_and_split(const std::string& path) {
-  auto s = corpus::ZstdFileStream::open(path);
-  if (!s) return std::fprintf(stderr, "%s\n", s.error().message().c_str()), 0;
-  std::string buf;
+  auto compressed = corpus::read_file(path);
+  if (!compressed) return std::fprintf(stderr, "%s\n", compressed.error().message().c_str()), 0;
+  auto text = corpus::zstd_decompress(*compressed, path);
+  if (!text) return std::fprintf(stderr, "%s\n", text.error().message().c_str()), 0;
   size_t lines = 0;
-  for (;;) {
-    buf.clear();
-    auto more = (*s)->read(buf);
-    if (!more || !*more) break;
-    for (char c : buf) lines += c == '\n';
-  }
+  for (size_t at = 0; (at = text->find('\n', at)) != std::string::npos; ++at) ++lines;
   return lines;
 }
 
-// Best wall time of `repeats` runs of f; f returns the records it processed (0 on failure).
-struct Timing {
-  double seconds = 1e30;
-  uint64_t records = 0;
-};
-Timing best_of(int repeats, const std::function<uint64_t()>& f) {
-  Timing t;
-  for (int r = 0; r < repeats; ++r) {
-    auto t0 = Clock::now();
-    uint64_t n = f();
-    double s = seconds_since(t0);
-    if (n == 0) return Timing{};
-    if (s < t.seconds) t = {s, n};
+// CPU seconds of this process, every thread, and of its waited-for children (pipe adapters).
+double cpu_seconds() {
+  double t = 0;
+  for (int who : {RUSAGE_SELF, RUSAGE_CHILDREN}) {
+    rusage u{};
+    getrusage(who, &u);
+    t += double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + 1e-6 * double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
   }
   return t;
+}
+
+// Best wall and best CPU time of the runs of one stage; the stage returns the records it
+// processed (0 on failure, which marks the stage failed).
+struct Timing {
+  double seconds = 1e30, cpu = 1e30;
+  uint64_t records = 0;
+  bool failed = false;
+  void run(const std::function<uint64_t()>& f) {
+    if (failed) return;
+    const double c0 = cpu_seconds();
+    const auto t0 = Clock::now();
+    const uint64_t n = f();
+    const double s = seconds_since(t0), c = cpu_seconds() - c0;
+    if (n == 0) return void(failed = true);
+    records = n;
+    seconds = std::min(seconds, s);
+    cpu = std::min(cpu, c);
+  }
+  bool ok() const { return !failed && records > 0; }
+};
+
+// Control for the --jobs rows: the cores two independent busy threads get together right now
+// (CPU seconds over wall seconds). On an idle 2-core machine it is 2; a shared one gives less,
+// and no replay can scale beyond it.
+double cores_for_two_threads() {
+  const double c0 = cpu_seconds();
+  const auto t0 = Clock::now();
+  auto spin = [] {
+    volatile uint64_t x = 0;
+    for (uint64_t i = 0; i < 300'000'000; ++i) x = x + i;
+  };
+  std::thread other(spin);
+  spin();
+  other.join();
+  return (cpu_seconds() - c0) / seconds_since(t0);
 }
 
 // One whole replay; returns the cases judged (not untested), 0 on error.
@@ -86,17 +118,18 @@ int main(int argc, char** argv) {
   uint64_t records = 0;
   for (const auto& e : m->suites) records += e.records;
 
-  Timing base = best_of(repeats, [&] {
+  auto base_stage = [&] {
     uint64_t lines = 0;
     for (const auto& e : m->suites) lines += decompress_and_split(dir + "/" + e.file);
     return lines ? records : 0;
-  });
-  // The corpus reader alone: it validates every record (field syntax, id hash, order) as it streams.
-  Timing reader = best_of(repeats, [&] {
+  };
+  // The corpus reader alone, as replay reads: it validates every record (field syntax, id hash,
+  // order) as it goes.
+  auto reader_stage = [&] {
     uint64_t n = 0;
     corpus::Record rec;
     for (const auto& e : m->suites) {
-      auto r = corpus::SuiteReader::open(dir + "/" + e.file);
+      auto r = corpus::SuiteReader::open(dir + "/" + e.file, corpus::SuiteReader::TextHash::Skip);
       if (!r) return std::fprintf(stderr, "%s\n", r.error().message().c_str()), uint64_t(0);
       for (;;) {
         auto more = (*r)->next(rec);
@@ -106,35 +139,44 @@ int main(int argc, char** argv) {
       }
     }
     return n;
-  });
-  Timing cpu1 = best_of(repeats, [&] { return replay_once(dir, "cpu", "*", 1); });
-  Timing cpu2 = best_of(repeats, [&] { return replay_once(dir, "cpu", "*", 2); });
+  };
   const std::string example = "pipe:python3 " NC_SOURCE_DIR "/runners/examples/pipe_adapter.py";
-  Timing pipe_example = best_of(repeats, [&] { return replay_once(dir, example, "decode.*", 1); });
   const bool have_ml_dtypes = access(python.c_str(), X_OK) == 0;
-  Timing pipe_ml = have_ml_dtypes ? best_of(repeats, [&] {
-    return replay_once(dir, "pipe:" + python + " " NC_SOURCE_DIR "/runners/thirdparty/ml_dtypes_adapter.py", "*", 1);
-  })
-                                  : Timing{};
+  const std::string ml_dtypes = "pipe:" + python + " " NC_SOURCE_DIR "/runners/thirdparty/ml_dtypes_adapter.py";
+  Timing base, reader, cpu1, cpu2, pipe_example, pipe_ml;
+  double two_thread_cores = 0;
+  for (int r = 0; r < repeats; ++r) {
+    two_thread_cores = std::max(two_thread_cores, cores_for_two_threads());
+    base.run(base_stage);
+    reader.run(reader_stage);
+    cpu1.run([&] { return replay_once(dir, "cpu", "*", 1); });
+    cpu2.run([&] { return replay_once(dir, "cpu", "*", 2); });
+    pipe_example.run([&] { return replay_once(dir, example, "decode.*", 1); });
+    if (have_ml_dtypes) pipe_ml.run([&] { return replay_once(dir, ml_dtypes, "*", 1); });
+  }
 
   std::printf("corpus %s: %zu suites, %llu records, best of %d, %ld cores online\n", dir.c_str(), m->suites.size(),
               static_cast<unsigned long long>(records), repeats, sysconf(_SC_NPROCESSORS_ONLN));
-  std::printf("%-46s %10s %10s %12s %8s\n", "stage", "seconds", "records", "records/s", "ratio");
-  const double base_rate = double(base.records) / base.seconds;
+  std::printf("%-46s %9s %9s %10s %12s %7s %9s\n", "stage", "wall s", "cpu s", "records", "records/s", "ratio",
+              "cpu ratio");
+  const double base_rate = double(base.records) / base.seconds, base_cpu_rate = double(base.records) / base.cpu;
   auto row = [&](const char* name, const Timing& t) {
-    if (t.records == 0) return void(std::printf("%-46s %10s\n", name, "failed"));
+    if (!t.ok()) return void(std::printf("%-46s %9s\n", name, "failed"));
     const double rate = double(t.records) / t.seconds;
-    std::printf("%-46s %10.4f %10llu %12.0f %8.2f\n", name, t.seconds, static_cast<unsigned long long>(t.records), rate,
-                rate / base_rate);
+    std::printf("%-46s %9.4f %9.4f %10llu %12.0f %7.2f %9.2f\n", name, t.seconds, t.cpu,
+                static_cast<unsigned long long>(t.records), rate, rate / base_rate,
+                double(t.records) / t.cpu / base_cpu_rate);
   };
   row("baseline: zstd decompress + split lines", base);
-  row("corpus reader (validating) alone", reader);
+  row("corpus reader (validating, as replay reads)", reader);
   row("replay --target cpu --jobs 1", cpu1);
   row("replay --target cpu --jobs 2", cpu2);
   row("replay pipe: example adapter (decode.*)", pipe_example);
   if (have_ml_dtypes) row("replay pipe: ml_dtypes adapter (cases judged)", pipe_ml);
-  else std::printf("%-46s %10s (no %s; run scripts/install-thirdparty)\n", "replay pipe: ml_dtypes adapter", "skipped", python.c_str());
-  if (cpu1.records && cpu2.records)
-    std::printf("replay --jobs 2 speed-up over --jobs 1: %.2fx\n", cpu1.seconds / cpu2.seconds);
+  else std::printf("%-46s %9s (no %s; run scripts/install-thirdparty)\n", "replay pipe: ml_dtypes adapter", "skipped", python.c_str());
+  if (cpu1.ok() && cpu2.ok())
+    std::printf("replay --jobs 2 over --jobs 1: %.2fx wall; --jobs 2 kept %.2f cores busy (cpu s / wall s);\n"
+                "control: two independent busy threads got %.2f cores at best\n",
+                cpu1.seconds / cpu2.seconds, cpu2.cpu / cpu2.seconds, two_thread_cores);
   return 0;
 }

@@ -240,11 +240,11 @@ int run_show(int argc, char** argv) {
     if (!*more) break;
     if (!case_id.empty() && rec.id() != case_id) continue;
     if (!tag.empty()) {
-      std::string t = "," + rec.fields[tags_col] + ",";
+      const std::string t = "," + std::string(rec.fields[tags_col]) + ",";
       if (t.find("," + tag + ",") == std::string::npos) continue;
     }
     std::printf("\n");
-    for (size_t c = 0; c < h.columns.size(); ++c) std::printf("  %-8s %s\n", h.columns[c].c_str(), rec.fields[c].c_str());
+    for (size_t c = 0; c < h.columns.size(); ++c) std::printf("  %-8s %.*s\n", h.columns[c].c_str(), int(rec.fields[c].size()), rec.fields[c].data());
     ++shown;
   }
   if (shown == 0 && !case_id.empty()) {

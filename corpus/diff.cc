@@ -11,10 +11,10 @@
 namespace nc::corpus {
 namespace {
 
-std::string field(const Record& r, int column) { return column < 0 ? std::string("-") : r.fields[size_t(column)]; }
+std::string field(const Record& r, int column) { return std::string(column < 0 ? "-" : r.fields[size_t(column)]); }
 
-void push_limited(std::vector<std::string>& list, const std::string& id, size_t limit) {
-  if (limit == 0 || list.size() < limit) list.push_back(id);
+void push_limited(std::vector<std::string>& list, std::string_view id, size_t limit) {
+  if (limit == 0 || list.size() < limit) list.emplace_back(id);
 }
 
 void count_tags(std::map<std::string, uint64_t>& tally, const std::string& tags) {
@@ -104,7 +104,7 @@ Status both_sides(const std::string& old_path, const std::string& new_path, Suit
     } else {
       ++d.old_records, ++d.new_records;
       const std::string e0 = field(a, oe), e1 = field(b, ne), a0 = field(a, oa), a1 = field(b, na);
-      if (e0 != e1 || a0 != a1) d.changed.push_back({a.id(), e0, e1, a0, a1, field(b, nc)});
+      if (e0 != e1 || a0 != a1) d.changed.push_back({std::string(a.id()), e0, e1, a0, a1, field(b, nc)});
       else if (a.fields != b.fields) ++d.annotated, push_limited(d.annotated_ids, a.id(), limit);
       if (Status s = advance(**ro, a, have_a); s) return s;
       if (Status s = advance(**rn, b, have_b); s) return s;

@@ -52,7 +52,7 @@ LintReport lint_corpus(const std::string& dir) {
     // Canonical form: the text must be exactly the rendering of its own records.
     std::vector<std::vector<std::string>> recs;
     recs.reserve(f->records.size());
-    for (auto& r : f->records) recs.push_back(r.fields);
+    for (const Record& r : f->records) recs.emplace_back(r.fields.begin(), r.fields.end());
     Result<RenderedSuite> again = render_suite(f->header, std::move(recs));
     if (!again) {
       rep.errors.push_back(again.error());

@@ -2,7 +2,12 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <filesystem>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "corpus/sha256.h"
 #include "corpus/zstd_io.h"
@@ -25,76 +30,76 @@ std::string_view SuiteHeader::op_name() const {
   return o.substr(0, o.find(' '));
 }
 
-std::string split_record_into(std::string_view line, size_t ncolumns, std::vector<std::string>& fields) {
-  fields.resize(ncolumns);
-  size_t pos = 0;
-  for (size_t i = 0; i + 1 < ncolumns; ++i) {
-    size_t sp = line.find(' ', pos);
-    bool last_before_comment = (i + 2 == ncolumns);
-    if (sp == std::string_view::npos) {
-      // The comment may be empty and then the separating space may be absent.
-      if (!last_before_comment) return "record has " + std::to_string(i + 1) + " fields, the header declares " + std::to_string(ncolumns) + " columns";
-      sp = line.size();
-    }
-    std::string_view f = line.substr(pos, sp - pos);
-    if (f.empty()) return "empty field " + std::to_string(i + 1) + " (only `comment` may be empty; write `-` for an absent value)";
-    fields[i].assign(f);
-    pos = std::min(sp + 1, line.size());
+namespace {
+
+// Bit k set where line[base + k] is a space, for the up to 16 bytes from `base`.
+uint32_t spaces_at(std::string_view line, size_t base) {
+#if defined(__SSE2__)
+  if (base + 16 <= line.size()) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(line.data() + base));
+    return uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_set1_epi8(' '))));
   }
-  fields[ncolumns - 1].assign(line.substr(pos));
+#endif
+  uint32_t mask = 0;
+  for (size_t k = base; k < line.size() && k < base + 16; ++k) mask |= uint32_t(line[k] == ' ') << (k - base);
+  return mask;
+}
+
+}  // namespace
+
+std::string split_record_into(std::string_view line, size_t ncolumns, std::vector<std::string_view>& fields) {
+  fields.resize(ncolumns);
+  // Fields are a few bytes each: the spaces are found 16 bytes at a time rather than by a
+  // search per field. Field i ends at the i-th space; the comment is the rest of the line.
+  size_t i = 0, start = 0;
+  for (size_t base = 0; base < line.size() && i + 1 < ncolumns; base += 16) {
+    for (uint32_t mask = spaces_at(line, base); mask != 0 && i + 1 < ncolumns; mask &= mask - 1) {
+      const size_t sp = base + size_t(__builtin_ctz(mask));
+      if (sp == start) return "empty field " + std::to_string(i + 1) + " (only `comment` may be empty; write `-` for an absent value)";
+      fields[i++] = line.substr(start, sp - start);
+      start = sp + 1;
+    }
+  }
+  if (i + 1 < ncolumns) {
+    // Out of spaces: only the comment may be missing, empty, with its separating space.
+    if (i + 2 != ncolumns)
+      return "record has " + std::to_string(i + 1) + " fields, the header declares " + std::to_string(ncolumns) + " columns";
+    if (start == line.size()) return "empty field " + std::to_string(i + 1) + " (only `comment` may be empty; write `-` for an absent value)";
+    fields[i++] = line.substr(start);
+    start = line.size();
+  }
+  fields[ncolumns - 1] = line.substr(start);
   return {};
 }
 
 Result<std::vector<std::string>> split_record(std::string_view line, size_t ncolumns) {
-  std::vector<std::string> fields;
+  std::vector<std::string_view> fields;
   std::string why = split_record_into(line, ncolumns, fields);
   if (!why.empty()) return Error{"", 0, "", why};
-  return fields;
+  return std::vector<std::string>(fields.begin(), fields.end());
 }
-
-// Where the text comes from: a streaming zstd file or a string in memory.
-struct SuiteReader::Source {
-  std::unique_ptr<ZstdFileStream> file;  // null for in-memory text
-  std::string buf;
-  size_t pos = 0;
-  bool eof = false;
-  bool hash_text = true;
-  Sha256 text_hash;
-};
-
-SuiteReader::SuiteReader() : source_(std::make_unique<Source>()) {}
-SuiteReader::~SuiteReader() = default;
 
 Error SuiteReader::error(size_t line, std::string case_id, std::string rule) const {
   return Error{name_, line, std::move(case_id), std::move(rule)};
 }
 
+Status SuiteReader::start(std::string text, bool hash_text) {
+  totals_.text_bytes = text.size();
+  if (hash_text) totals_.text_sha256 = sha256_hex(text);
+  text_ = std::make_shared<const std::string>(std::move(text));
+  return read_header();
+}
+
 Result<bool> SuiteReader::next_line(std::string_view& line) {
-  Source& s = *source_;
-  for (;;) {
-    size_t nl = s.buf.find('\n', s.pos);
-    if (nl != std::string::npos) {
-      line = std::string_view(s.buf).substr(s.pos, nl - s.pos);
-      s.pos = nl + 1;
-      ++line_no_;
-      if (!line.empty() && line.back() == '\r') return error(line_no_, "", "carriage return at end of line (lines end with \\n only)");
-      return true;
-    }
-    if (s.eof || !s.file) {
-      s.eof = true;
-      if (s.pos < s.buf.size()) return error(line_no_ + 1, "", "last line has no terminating newline (file truncated?)");
-      return false;
-    }
-    // Keep only the unconsumed tail, then pull more decompressed bytes.
-    s.buf.erase(0, s.pos);
-    s.pos = 0;
-    size_t before = s.buf.size();
-    Result<bool> more = s.file->read(s.buf);
-    if (!more) return more.error();
-    if (s.hash_text) s.text_hash.update(std::string_view(s.buf).substr(before));
-    totals_.text_bytes += s.buf.size() - before;
-    if (!*more) s.eof = true;
-  }
+  const std::string_view text = *text_;
+  if (pos_ == text.size()) return false;
+  const size_t nl = text.find('\n', pos_);
+  if (nl == std::string_view::npos) return error(line_no_ + 1, "", "last line has no terminating newline (file truncated?)");
+  line = text.substr(pos_, nl - pos_);
+  pos_ = nl + 1;
+  ++line_no_;
+  if (!line.empty() && line.back() == '\r') return error(line_no_, "", "carriage return at end of line (lines end with \\n only)");
+  return true;
 }
 
 namespace {
@@ -186,11 +191,13 @@ Status SuiteReader::read_header() {
 Result<std::unique_ptr<SuiteReader>> SuiteReader::open(const std::string& path, TextHash text_hash) {
   std::unique_ptr<SuiteReader> r(new SuiteReader());
   r->name_ = path;
-  r->source_->hash_text = text_hash == TextHash::Compute;
-  auto stream = ZstdFileStream::open(path);
-  if (!stream) return stream.error();
-  r->source_->file = std::move(*stream);
-  if (Status s = r->read_header()) return *s;
+  Result<std::string> compressed = read_file(path);
+  if (!compressed) return compressed.error();
+  r->totals_.compressed_bytes = compressed->size();
+  r->totals_.compressed_sha256 = sha256_hex(*compressed);
+  Result<std::string> text = zstd_decompress(*compressed, path);
+  if (!text) return text.error();
+  if (Status s = r->start(std::move(*text), text_hash == TextHash::Compute)) return *s;
   std::string stem = std::filesystem::path(path).filename().string();
   if (stem != r->header_.suite + ".vec.zst")
     return r->error(2, "", "#suite `" + r->header_.suite + "` does not match the file name (expected " + r->header_.suite + ".vec.zst)");
@@ -200,25 +207,22 @@ Result<std::unique_ptr<SuiteReader>> SuiteReader::open(const std::string& path, 
 Result<std::unique_ptr<SuiteReader>> SuiteReader::from_text(std::string text, const std::string& name) {
   std::unique_ptr<SuiteReader> r(new SuiteReader());
   r->name_ = name;
-  r->source_->text_hash.update(text);
-  r->totals_.text_bytes = text.size();
-  r->source_->buf = std::move(text);
-  if (Status s = r->read_header()) return *s;
+  if (Status s = r->start(std::move(text), true)) return *s;
   return r;
 }
 
 Status SuiteReader::check_names(std::string_view field, const std::vector<std::pair<std::string, std::string>>& declared,
-                                const char* what, const std::string& id) const {
+                                const char* what, std::string_view id) const {
   if (field == "-") return std::nullopt;
   std::string_view prev, rest = field;
   for (bool first = true;; first = false) {
     size_t comma = rest.find(',');
     std::string_view n = rest.substr(0, comma);
     if (n.empty() || (!first && !(prev < n)))
-      return error(line_no_, id, std::string(what) + " list `" + std::string(field) + "` is not a sorted comma list of distinct names");
+      return error(line_no_, std::string(id), std::string(what) + " list `" + std::string(field) + "` is not a sorted comma list of distinct names");
     auto it = std::lower_bound(declared.begin(), declared.end(), n, [](const auto& p, std::string_view k) { return p.first < k; });
     if (it == declared.end() || it->first != n)
-      return error(line_no_, id, std::string(what) + " `" + std::string(n) + "` is not declared in the header");
+      return error(line_no_, std::string(id), std::string(what) + " `" + std::string(n) + "` is not declared in the header");
     if (comma == std::string_view::npos) return std::nullopt;
     prev = n;
     rest.remove_prefix(comma + 1);
@@ -232,11 +236,6 @@ Result<bool> SuiteReader::next(Record& r) {
   if (!*got) {
     if (totals_.records != header_.records)
       return error(0, "", "declared " + std::to_string(header_.records) + ", found " + std::to_string(totals_.records) + " records");
-    if (source_->hash_text) totals_.text_sha256 = source_->text_hash.hex_digest();
-    if (source_->file) {
-      totals_.compressed_bytes = source_->file->compressed_bytes();
-      totals_.compressed_sha256 = source_->file->compressed_sha256();
-    }
     return false;
   }
   r.line = line_no_;
@@ -245,42 +244,45 @@ Result<bool> SuiteReader::next(Record& r) {
   const size_t ncol = header_.columns.size();
   if (std::string why = split_record_into(line, ncol, r.fields); !why.empty())
     return error(line_no_, std::string(line.substr(0, line.find(' '))), why);
-  const std::string& id = r.id();
+  const std::string_view id = r.id();
   // Syntax, then content: the id must be this suite's hash of this record's inputs, which are
-  // the line's bytes from after the id up to the space before `expect`.
+  // the line's bytes from after the id up to the space before `expect`. Digits equal to the
+  // hash's are lowercase hex, so the digits' syntax is checked only when they differ.
   const size_t p = id_prefix_.size();
-  if (id.size() != p + 12 || id.compare(0, p, id_prefix_) != 0 || !is_lower_hex(std::string_view(id).substr(p)))
-    return error(line_no_, id, "malformed id (expected `" + id_prefix_ + "` and 12 lowercase hex digits)");
+  auto malformed = [&] {
+    return error(line_no_, std::string(id), "malformed id (expected `" + id_prefix_ + "` and 12 lowercase hex digits)");
+  };
+  if (id.size() != p + 12 || id.compare(0, p, id_prefix_) != 0) return malformed();
   size_t inputs_len = 0;
   for (size_t i = 1; i < accept_col_ - 1; ++i) inputs_len += r.fields[i].size() + (i > 1);
   unsigned char digest[32];
   sha256_parts({header_.suite, "\n", line.substr(id.size() + 1, inputs_len)}, digest);
   static constexpr char kHex[] = "0123456789abcdef";
-  for (size_t i = 0; i < 12; ++i) {
-    if (id[p + i] != kHex[(digest[i / 2] >> (i % 2 ? 0 : 4)) & 15]) {
-      std::string want = id_prefix_;
-      for (size_t k = 0; k < 12; ++k) want += kHex[(digest[k / 2] >> (k % 2 ? 0 : 4)) & 15];
-      return error(line_no_, id, "id does not match the record's inputs (expected " + want + ")");
-    }
+  char want[12];
+  for (size_t i = 0; i < 6; ++i) want[2 * i] = kHex[digest[i] >> 4], want[2 * i + 1] = kHex[digest[i] & 15];
+  if (std::memcmp(want, id.data() + p, 12) != 0) {
+    if (!is_lower_hex(id.substr(p))) return malformed();
+    return error(line_no_, std::string(id),
+                 "id does not match the record's inputs (expected " + id_prefix_ + std::string(want, 12) + ")");
   }
   if (!prev_id_.empty()) {
     const int order = id.compare(prev_id_);
-    if (order == 0) return error(line_no_, id, "duplicate id (first at line " + std::to_string(prev_line_) + ")");
-    if (order < 0) return error(line_no_, id, "records not sorted by id (follows " + prev_id_ + ")");
+    if (order == 0) return error(line_no_, std::string(id), "duplicate id (first at line " + std::to_string(prev_line_) + ")");
+    if (order < 0) return error(line_no_, std::string(id), "records not sorted by id (follows " + std::string(prev_id_) + ")");
   }
   prev_id_ = id;
   prev_line_ = line_no_;
-  if (std::string why = schema_.check(r.fields); !why.empty()) return error(line_no_, id, why);
+  if (std::string why = schema_.check(r.fields); !why.empty()) return error(line_no_, std::string(id), why);
   // Tags and policies: each used name declared, lists sorted and unique.
-  const std::string& tags = r.fields[ncol - 2];
-  if (tags != good_tags_) {
+  const std::string_view tags = r.fields[ncol - 2];
+  if (!good_tags_.find(tags)) {
     if (Status s = check_names(tags, header_.tags, "tag", id)) return *s;
-    good_tags_ = tags;
+    good_tags_.put(tags, true);
   }
-  const std::string& accept = r.fields[accept_col_];
-  if (accept != good_accept_) {
+  const std::string_view accept = r.fields[accept_col_];
+  if (!good_accept_.find(accept)) {
     if (Status s = check_names(accept, header_.policies, "policy", id)) return *s;
-    good_accept_ = accept;
+    good_accept_.put(accept, true);
   }
   ++totals_.records;
   return true;
@@ -292,6 +294,7 @@ Result<SuiteFile> drain(Result<std::unique_ptr<SuiteReader>> opened) {
   SuiteReader& r = **opened;
   SuiteFile out;
   out.header = r.header();
+  out.text = r.text();
   for (;;) {
     Record rec;
     Result<bool> more = r.next(rec);

@@ -2,7 +2,9 @@
 // goes: header order and syntax, column layout, record field counts, every field's syntax
 // (corpus/schema.h), id syntax and content hash, sort order (which also catches duplicate ids),
 // tags and policies declared, and the declared record count at the end. Every problem is an Error
-// naming file, line, case id and rule. Reading a record into a reused Record allocates nothing.
+// naming file, line, case id and rule. The reader holds the suite's whole text (a file is read and
+// decompressed in one go, about ten times its compressed size) and a record's fields are views
+// into it, so reading a record copies no bytes and, into a reused Record, allocates nothing.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +16,7 @@
 
 #include "corpus/error.h"
 #include "corpus/schema.h"
+#include "corpus/view_cache.h"
 
 namespace nc::corpus {
 
@@ -38,20 +41,19 @@ struct SuiteHeader {
   std::string_view op_name() const;  // first word of op: "decode", "validate", ...
 };
 
+// One record: views into the text of the reader that filled it (or of the SuiteFile holding it),
+// valid as long as that lives.
 struct Record {
-  size_t line = 0;                  // 1-based line in the uncompressed text
-  std::vector<std::string> fields;  // one per column; the last (comment) may contain spaces
-  const std::string& id() const { return fields.front(); }
-  std::vector<std::string> inputs(const SuiteHeader& h) const {
-    return {fields.begin() + 1, fields.begin() + 1 + static_cast<long>(h.input_count())};
-  }
+  size_t line = 0;                       // 1-based line in the uncompressed text
+  std::vector<std::string_view> fields;  // one per column; the last (comment) may contain spaces
+  std::string_view id() const { return fields.front(); }
 };
 
 // Splits a record line into `ncolumns` fields: ncolumns-1 single-space separated fields, then
 // the rest of the line as the comment. Exposed for the writer's round-trip and for tests.
 Result<std::vector<std::string>> split_record(std::string_view line, size_t ncolumns);
-// The same into `fields`, reusing its strings' storage; "" or what is wrong.
-std::string split_record_into(std::string_view line, size_t ncolumns, std::vector<std::string>& fields);
+// The same as views into `line`, reusing `fields`' storage; "" or what is wrong.
+std::string split_record_into(std::string_view line, size_t ncolumns, std::vector<std::string_view>& fields);
 
 class SuiteReader {
  public:
@@ -72,7 +74,6 @@ class SuiteReader {
   static Result<std::unique_ptr<SuiteReader>> open(const std::string& path, TextHash text_hash = TextHash::Compute);
   // Reads uncompressed text held in memory; `name` is used in errors.
   static Result<std::unique_ptr<SuiteReader>> from_text(std::string text, const std::string& name);
-  ~SuiteReader();
 
   const SuiteHeader& header() const { return header_; }
   // Fills `r` with the next record and returns true; false after the last one (once the
@@ -81,35 +82,40 @@ class SuiteReader {
   Result<bool> next(Record& r);
   // Valid once next() has returned false.
   const Totals& totals() const { return totals_; }
+  // The whole uncompressed text, which every Record's fields view.
+  const std::shared_ptr<const std::string>& text() const { return text_; }
 
  private:
-  struct Source;
-  SuiteReader();
-  // The next line, valid until the following call.
+  SuiteReader() = default;
+  // Checks and hashes the text, then reads the header.
+  Status start(std::string text, bool hash_text);
+  // The next line of the text.
   Result<bool> next_line(std::string_view& line);
   Status read_header();
   Error error(size_t line, std::string case_id, std::string rule) const;
   // Tag or accept list: every name declared, sorted and distinct.
   Status check_names(std::string_view field, const std::vector<std::pair<std::string, std::string>>& declared,
-                     const char* what, const std::string& id) const;
+                     const char* what, std::string_view id) const;
 
-  std::unique_ptr<Source> source_;
+  std::shared_ptr<const std::string> text_;
+  size_t pos_ = 0;  // where the next line starts
   std::string name_;
   SuiteHeader header_;
   size_t line_no_ = 0;
   RecordSchema schema_;
   std::string id_prefix_;  // "<suite>:"
   size_t accept_col_ = 0;   // expect is the one before; inputs are 1 .. accept_col_ - 2
-  std::string prev_id_;
+  std::string_view prev_id_;
   size_t prev_line_ = 0;
-  // Tag and accept lists already found well-formed: most records repeat the previous ones.
-  std::string good_tags_, good_accept_;
+  // Tag and accept lists already found well-formed: records repeat a few.
+  ViewCache<bool> good_tags_, good_accept_;
   Totals totals_;
 };
 
 // Reads every record of a suite file (convenience for small suites, tests and tools).
 struct SuiteFile {
   SuiteHeader header;
+  std::shared_ptr<const std::string> text;  // what the records' fields view
   std::vector<Record> records;
   SuiteReader::Totals totals;
 };

@@ -278,7 +278,7 @@ Result<RecordSchema> RecordSchema::compile(const SuiteHeader& h) {
 
 // Inputs and expect are always present; an info column may be `-`, absent (FORMAT.md: "an absent
 // value is `-`"), as in the findings corpora that `sweep --vectors` writes.
-std::string RecordSchema::check(const std::vector<std::string>& f) const {
+std::string RecordSchema::check(const std::vector<std::string_view>& f) const {
   auto word = [](int digits) { return [digits](std::string_view w) { return hex_word(w, digits); }; };
   // binary32 result: a word, `nan*`, or a rejection.
   auto binary32_expect = [](std::string_view e) { return hex_word(e, 8) || e == "nan*" || rejection(e, false); };

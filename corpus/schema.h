@@ -27,7 +27,7 @@ class RecordSchema {
   // (word type, FMT.COMP, format, recipe) or the column list is not one FORMAT.md defines.
   static Result<RecordSchema> compile(const SuiteHeader& header);
   // "" when every field is well-formed; otherwise what is wrong, naming the column and the value.
-  std::string check(const std::vector<std::string>& fields) const;
+  std::string check(const std::vector<std::string_view>& fields) const;
 
   enum class Op : uint8_t { Decode, Validate, Parse, Reconstruct, Convert, Encode, ValidateTensor, Dequantize, Layout };
 

@@ -1,5 +1,5 @@
-// SHA-256 (OpenSSL libcrypto) for case ids and manifest hashes, incremental so the reader can
-// hash a file while it streams it.
+// SHA-256 (OpenSSL libcrypto) for manifest hashes, incremental so a file can be hashed in pieces
+// as it is read, and a one-call form for the case ids.
 #pragma once
 
 #include <initializer_list>

@@ -3,11 +3,11 @@
 #include <zstd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 #include <vector>
 
-#include "corpus/sha256.h"
 
 namespace nc::corpus {
 
@@ -32,9 +32,11 @@ namespace {
 // or `hint` unchanged when there was nothing to do.
 size_t decompress_chunk(ZSTD_DCtx* dctx, ZSTD_inBuffer& in, std::string& out, std::string& err, size_t hint) {
   std::vector<char> buf(ZSTD_DStreamOutSize());
-  // Keep going while input remains or the last call filled the output (data still buffered).
+  // Keep going while input remains or the last call filled the output (data may be buffered),
+  // unless that call completed the frame: one more call would find no input and ask for the
+  // next frame's header, as if the file were cut short.
   bool output_full = false;
-  while (in.pos < in.size || output_full) {
+  while (in.pos < in.size || (output_full && hint != 0)) {
     ZSTD_outBuffer o{buf.data(), buf.size(), 0};
     hint = ZSTD_decompressStream(dctx, &o, &in);
     if (ZSTD_isError(hint)) {
@@ -50,67 +52,53 @@ size_t decompress_chunk(ZSTD_DCtx* dctx, ZSTD_inBuffer& in, std::string& out, st
 }  // namespace
 
 Result<std::string> zstd_decompress(std::string_view compressed, const std::string& name) {
+  if (compressed.empty()) return Error{name, 0, "", "empty file: no zstd frame"};
   ZSTD_DCtx* dctx = ZSTD_createDCtx();
   if (dctx == nullptr) throw std::runtime_error("ZSTD_createDCtx failed");
+  std::string out;
+  // The first frame's declared size (ours are one frame), or UNKNOWN / ERROR. Suite text
+  // compresses about tenfold; a claim far beyond that may be a damaged header, so it is not
+  // allocated up front: such input is streamed, and memory grows only with what it really holds.
+  const unsigned long long declared = ZSTD_getFrameContentSize(compressed.data(), compressed.size());
+  if (declared != ZSTD_CONTENTSIZE_UNKNOWN && declared != ZSTD_CONTENTSIZE_ERROR &&
+      declared / 1024 <= compressed.size() && declared <= (1ull << 30)) {
+    out.resize(declared);
+    const size_t n = ZSTD_decompressDCtx(dctx, out.data(), out.size(), compressed.data(), compressed.size());
+    if (!ZSTD_isError(n) && n == declared) {
+      ZSTD_freeDCtx(dctx);
+      return out;
+    }
+    // Damaged, or more frames: the streaming pass below reads them or says what is wrong
+    // (corrupt data, a frame cut short, a frame holding other than it declares).
+    out.clear();
+    ZSTD_DCtx_reset(dctx, ZSTD_reset_session_only);
+  }
   ZSTD_inBuffer in{compressed.data(), compressed.size(), 0};
-  std::string out, err;
+  std::string err;
   size_t hint = decompress_chunk(dctx, in, out, err, 1);
   ZSTD_freeDCtx(dctx);
   if (!err.empty()) return Error{name, 0, "", "corrupt zstd data: " + err};
-  if (compressed.empty()) return Error{name, 0, "", "empty file: no zstd frame"};
   if (hint != 0) return Error{name, 0, "", "truncated zstd frame (file ends inside a frame)"};
   return out;
 }
 
-struct ZstdFileStream::Impl {
-  std::FILE* file = nullptr;
-  ZSTD_DCtx* dctx = nullptr;
-  std::vector<char> in_buf;
-  Sha256 hash;
-  size_t last_hint = 1;
-  bool done = false;
-  ~Impl() {
-    if (file) std::fclose(file);
-    if (dctx) ZSTD_freeDCtx(dctx);
+Result<std::string> read_file(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return Error{path, 0, "", std::string("cannot open: ") + std::strerror(errno)};
+  std::string bytes;
+  // One read of the size the file has now, then whatever it has grown by since.
+  if (std::fseek(f, 0, SEEK_END) == 0) {
+    const long size = std::ftell(f);
+    if (size > 0) bytes.resize(size_t(size));
+    std::rewind(f);
   }
-};
-
-Result<std::unique_ptr<ZstdFileStream>> ZstdFileStream::open(const std::string& path) {
-  std::unique_ptr<ZstdFileStream> s(new ZstdFileStream());
-  s->path_ = path;
-  s->impl_ = std::make_unique<Impl>();
-  s->impl_->file = std::fopen(path.c_str(), "rb");
-  if (s->impl_->file == nullptr) return Error{path, 0, "", std::string("cannot open: ") + std::strerror(errno)};
-  s->impl_->dctx = ZSTD_createDCtx();
-  if (s->impl_->dctx == nullptr) throw std::runtime_error("ZSTD_createDCtx failed");
-  s->impl_->in_buf.resize(ZSTD_DStreamInSize());
-  return s;
-}
-
-ZstdFileStream::~ZstdFileStream() = default;
-
-Result<bool> ZstdFileStream::read(std::string& out) {
-  Impl& m = *impl_;
-  if (m.done) return false;
-  size_t n = std::fread(m.in_buf.data(), 1, m.in_buf.size(), m.file);
-  if (n == 0) {
-    if (std::ferror(m.file)) return Error{path_, 0, "", "read error"};
-    m.done = true;
-    compressed_sha256_ = m.hash.hex_digest();
-    if (compressed_bytes_ == 0) return Error{path_, 0, "", "empty file: no zstd frame"};
-    if (m.last_hint != 0) return Error{path_, 0, "", "truncated zstd frame (file ends inside a frame)"};
-    return false;
-  }
-  compressed_bytes_ += n;
-  m.hash.update(std::string_view(m.in_buf.data(), n));
-  ZSTD_inBuffer in{m.in_buf.data(), n, 0};
-  std::string err;
-  m.last_hint = decompress_chunk(m.dctx, in, out, err, m.last_hint);
-  if (!err.empty()) {
-    m.done = true;
-    return Error{path_, 0, "", "corrupt zstd data: " + err};
-  }
-  return true;
+  bytes.resize(std::fread(bytes.data(), 1, bytes.size(), f));
+  char buf[1 << 16];
+  for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) bytes.append(buf, n);
+  const bool failed = std::ferror(f) != 0;
+  std::fclose(f);
+  if (failed) return Error{path, 0, "", "read error"};
+  return bytes;
 }
 
 }  // namespace nc::corpus

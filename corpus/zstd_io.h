@@ -1,10 +1,8 @@
 // zstd framing for suite files: deterministic one-shot compression (fixed level, one thread,
 // content size and checksum in the frame, so `zstdcat` and any zstd library read them) and
-// streaming decompression from a file, which reports truncated or corrupted frames as Errors.
+// decompression of a whole file's frames, which reports truncated or corrupted frames as Errors.
 #pragma once
 
-#include <cstdio>
-#include <memory>
 #include <string>
 #include <string_view>
 
@@ -18,28 +16,13 @@ namespace nc::corpus {
 inline constexpr int kZstdLevel = 12;
 std::string zstd_compress(std::string_view text);
 
-// Decompresses a whole in-memory frame sequence (used by --check and tests).
+// Decompresses a whole in-memory frame sequence. Frames that declare their content size (ours
+// do) are decompressed in one call straight into the result, without zstd's streaming window and
+// its copy; others, and a declared size out of proportion to the input (a damaged header), are
+// streamed into a growing string. A truncated or corrupt frame is an Error naming `name`.
 Result<std::string> zstd_decompress(std::string_view compressed, const std::string& name);
 
-// Pulls decompressed bytes from a file in chunks, hashing the compressed bytes as it goes.
-class ZstdFileStream {
- public:
-  static Result<std::unique_ptr<ZstdFileStream>> open(const std::string& path);
-  ~ZstdFileStream();
-  // Appends the next decompressed bytes to `out`. Returns false at a clean end of input; an
-  // Error if the frame is truncated or corrupt or the file cannot be read.
-  Result<bool> read(std::string& out);
-  uint64_t compressed_bytes() const { return compressed_bytes_; }
-  // SHA-256 of every compressed byte read; valid once read() has returned false.
-  const std::string& compressed_sha256() const { return compressed_sha256_; }
-
- private:
-  ZstdFileStream() = default;
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
-  std::string path_;
-  uint64_t compressed_bytes_ = 0;
-  std::string compressed_sha256_;
-};
+// The bytes of a file, read whole; an Error naming it when it cannot be read.
+Result<std::string> read_file(const std::string& path);
 
 }  // namespace nc::corpus

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "corpus/sha256.h"
+#include "corpus/view_cache.h"
 #include "runners/diagnosis.h"
 #include "runners/scope.h"
 #include "runners/tokens.h"
@@ -27,7 +28,7 @@ bool has_tag(std::string_view tags, std::string_view tag) {
 // the columns are the op's (corpus/schema.h), so inputs sit at fixed places after the id.
 void shape_request(Capability cap, const std::string& op_selector, const corpus::Record& r, std::string* selector,
                    std::string* element) {
-  const std::vector<std::string>& f = r.fields;
+  const std::vector<std::string_view>& f = r.fields;
   *selector = op_selector;
   switch (cap) {
     case Capability::Decode:
@@ -69,8 +70,12 @@ bool one_per_request(Capability c) {
 
 std::string inputs_of(const corpus::SuiteHeader& h, const corpus::Record& r) {
   std::string in;
-  for (size_t i = 1; i <= h.input_count(); ++i)
-    in += (in.empty() ? "" : " ") + h.columns[i] + "=" + r.fields[i];
+  for (size_t i = 1; i <= h.input_count(); ++i) {
+    if (!in.empty()) in += ' ';
+    in += h.columns[i];
+    in += '=';
+    in += r.fields[i];
+  }
   return in;
 }
 
@@ -129,16 +134,22 @@ bool replay_suite(Target& target, corpus::SuiteReader& reader, const ReplayOptio
   size_t done = 0;
 
   // Tag lists of the judged cases, counted per distinct list (few per suite) and split once at
-  // the end: the diagnosis ranks failure tags against them.
+  // the end: the diagnosis ranks failure tags against them. The map is searched only when the
+  // cache of recent lists misses.
   std::map<std::string, size_t, std::less<>> judged_tag_lists;
+  corpus::ViewCache<size_t*> judged_tag_count;
   // Only failures keep a copy of their record; every other case is a count.
   auto record_case = [&](const corpus::Record& r, Verdict v, std::string_view actual, const Judgement* j) {
     ++res.counts[size_t(v)];
     if (v != Verdict::Untested) {
-      const std::string& list = r.fields[tags_col];
-      auto it = judged_tag_lists.find(list);
-      if (it == judged_tag_lists.end()) it = judged_tag_lists.emplace(list, 0).first;
-      ++it->second;
+      const std::string_view list = r.fields[tags_col];
+      size_t** count = judged_tag_count.find(list);
+      if (!count) {
+        auto it = judged_tag_lists.find(list);
+        if (it == judged_tag_lists.end()) it = judged_tag_lists.emplace(list, 0).first;
+        count = &judged_tag_count.put(list, &it->second);
+      }
+      ++**count;
     }
     if (j && v == Verdict::PassUnderPolicy) res.policies_used.insert(j->policy);
     if (v != Verdict::Fail && v != Verdict::TargetError) return;
@@ -176,7 +187,7 @@ bool replay_suite(Target& target, corpus::SuiteReader& reader, const ReplayOptio
         case Response::Kind::Dead: {
           if (resp.kind == Response::Kind::Dead) {
             dead = true;
-            res.target_problem = resp.message + ", on the request starting at case " + pool[0].id();
+            res.target_problem = resp.message + ", on the request starting at case " + std::string(pool[0].id());
           }
           Judgement j;
           j.note = resp.message;

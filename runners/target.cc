@@ -61,8 +61,11 @@ bool capability_from_op(const std::string& op, Capability* out) {
 
 std::string request_line(const Request& r) {
   std::string s = capability_verb(r.cap);
-  if (!r.selector.empty()) s += ' ' + r.selector;
-  for (const std::string& e : r.elements) s += ' ' + e;
+  size_t size = s.size() + 1 + r.selector.size();
+  for (const std::string& e : r.elements) size += 1 + e.size();
+  s.reserve(size);
+  if (!r.selector.empty()) s += ' ', s += r.selector;
+  for (const std::string& e : r.elements) s += ' ', s += e;
   return s;
 }
 

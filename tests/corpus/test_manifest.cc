@@ -16,7 +16,7 @@ Manifest write_demo(const ScratchDir& dir) {
   auto parsed = read_suite_text(demo_text(), "demo");
   REQUIRE(parsed.ok());
   std::vector<std::vector<std::string>> recs;
-  for (auto& r : parsed->records) recs.push_back(r.fields);
+  for (const Record& r : parsed->records) recs.emplace_back(r.fields.begin(), r.fields.end());
   auto r = render_suite(parsed->header, recs);
   REQUIRE(r.ok());
   r->compress();

@@ -1,6 +1,10 @@
 #include <catch2/catch.hpp>
+#include <zstd.h>
+
+#include <optional>
 
 #include "corpus/reader.h"
+#include "corpus/view_cache.h"
 #include "corpus/zstd_io.h"
 #include "corpus_fixture.h"
 
@@ -127,4 +131,89 @@ TEST_CASE("reader streams a suite larger than one zstd chunk", "[corpus][reader]
   REQUIRE(r.ok());
   CHECK(r->records[1].fields[7].size() == 300000);
   CHECK(r->totals.text_bytes == big.size());
+}
+
+TEST_CASE("zstd_decompress: one call into the declared size, streaming for everything else", "[corpus][zstd]") {
+  const std::string a = demo_text(), b = "second frame\n";
+  SECTION("a frame that declares its size") {
+    Result<std::string> t = zstd_decompress(zstd_compress(a), "x");
+    REQUIRE(t.ok());
+    CHECK(*t == a);
+  }
+  SECTION("two frames: both read, one after the other") {
+    Result<std::string> t = zstd_decompress(zstd_compress(a) + zstd_compress(b), "x");
+    REQUIRE(t.ok());
+    CHECK(*t == a + b);
+  }
+  SECTION("a frame that does not declare its size") {
+    ZSTD_CCtx* c = ZSTD_createCCtx();
+    ZSTD_CCtx_setParameter(c, ZSTD_c_contentSizeFlag, 0);
+    std::string z(ZSTD_compressBound(a.size()), '\0');
+    ZSTD_outBuffer out{z.data(), z.size(), 0};
+    ZSTD_inBuffer in{a.data(), a.size(), 0};
+    REQUIRE(ZSTD_compressStream2(c, &out, &in, ZSTD_e_end) == 0);
+    ZSTD_freeCCtx(c);
+    z.resize(out.pos);
+    REQUIRE(ZSTD_getFrameContentSize(z.data(), z.size()) == ZSTD_CONTENTSIZE_UNKNOWN);
+    Result<std::string> t = zstd_decompress(z, "x");
+    REQUIRE(t.ok());
+    CHECK(*t == a);
+  }
+  SECTION("text compressed far beyond tenfold (streamed, not allocated up front)") {
+    const std::string big(4 << 20, 'x');
+    const std::string z = zstd_compress(big);
+    REQUIRE(z.size() * 1024 < big.size());
+    Result<std::string> t = zstd_decompress(z, "x");
+    REQUIRE(t.ok());
+    CHECK(*t == big);
+  }
+  SECTION("a frame followed by a cut-off one") {
+    const std::string z = zstd_compress(b);
+    Result<std::string> t = zstd_decompress(zstd_compress(a) + z.substr(0, z.size() - 3), "x.vec.zst");
+    REQUIRE_FALSE(t.ok());
+    CHECK_THAT(t.error().message(), Catch::Contains("x.vec.zst") && Catch::Contains("truncated"));
+  }
+}
+
+TEST_CASE("records view the suite text, which the SuiteFile keeps", "[corpus][reader]") {
+  std::optional<SuiteFile> copy;
+  {
+    Result<SuiteFile> r = read_suite_text(demo_text(), "demo.txt");
+    REQUIRE(r.ok());
+    copy = *r;
+  }  // the reader and the first SuiteFile are gone
+  REQUIRE(copy->records.size() == 3);
+  CHECK(copy->records[0].id() == "t.demo:15268960c690");
+  CHECK(copy->records[0].fields[7] == "smallest positive subnormal");
+  CHECK(copy->records[0].id().data() >= copy->text->data());
+  CHECK(copy->records[0].id().data() < copy->text->data() + copy->text->size());
+}
+
+TEST_CASE("split_record: fields across 16-byte stretches, comment with spaces, errors", "[corpus][reader]") {
+  Result<std::vector<std::string>> f = split_record("aaaaaaaaaaaaaaa bbbbbbbbbbbbbbbbbbbb c dd  the  comment ", 5);
+  REQUIRE(f.ok());
+  CHECK(*f == std::vector<std::string>{"aaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbbbbbb", "c", "dd", " the  comment "});
+  f = split_record("a b", 3);  // the comment and its space may both be absent
+  REQUIRE(f.ok());
+  CHECK(*f == std::vector<std::string>{"a", "b", ""});
+  CHECK_THAT(split_record("a", 3).error().rule, Catch::Contains("record has 1 fields"));
+  CHECK_THAT(split_record("a b", 5).error().rule, Catch::Contains("record has 2 fields"));
+  CHECK_THAT(split_record("aaaaaaaaaaaaaaaa  c", 4).error().rule, Catch::Contains("empty field 2"));
+  CHECK_THAT(split_record("a ", 3).error().rule, Catch::Contains("empty field 2"));
+}
+
+TEST_CASE("ViewCache: a hit only for the key stored, a slot's later key replaces it", "[corpus]") {
+  ViewCache<int> cache;
+  CHECK(cache.find("normal") == nullptr);
+  cache.put("normal", 1);
+  REQUIRE(cache.find("normal") != nullptr);
+  CHECK(*cache.find("normal") == 1);
+  CHECK(cache.find(std::string("normal")) != nullptr);  // by content, not by address
+  // Same length, first, middle and last byte: one slot. The second replaces the first.
+  cache.put("axyb", 2);
+  cache.put("azyb", 3);
+  CHECK(cache.find("axyb") == nullptr);
+  REQUIRE(cache.find("azyb") != nullptr);
+  CHECK(*cache.find("azyb") == 3);
+  CHECK(*cache.find("normal") == 1);
 }

@@ -19,7 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   // Accepted text is valid: its records must render again (render_suite reads its output back).
   std::vector<std::vector<std::string>> records;
-  for (const Record& r : f->records) records.push_back(r.fields);
+  for (const Record& r : f->records) records.emplace_back(r.fields.begin(), r.fields.end());
   Result<RenderedSuite> again = render_suite(f->header, std::move(records));
   if (!again) __builtin_trap();
   return 0;

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "corpus/manifest.h"
@@ -298,4 +299,39 @@ TEST_CASE("replay --jobs gives the same result as one worker", "[replay][jobs]")
   REQUIRE(one.suites.size() == 3);
   CHECK(!one.conformant());  // the wrong-bit plugin fails a case, so failures are compared too
   for (unsigned jobs : {2u, 3u, 8u}) CHECK(report_json(run_jobs(jobs)) == report_json(one));
+}
+
+TEST_CASE("judged tags count every judged case's tags, however the lists repeat", "[replay]") {
+  // Counted independently: every record of the suite, its tag list split by hand. decode.BF16's
+  // records meet their tag lists in id (hash) order, so the lists alternate from record to record.
+  const std::string path = std::string(NC_DEFAULT_CORPUS_DIR) + "/decode.BF16.vec.zst";
+  nc::corpus::Result<nc::corpus::SuiteFile> file = nc::corpus::read_suite(path);
+  REQUIRE(file.ok());
+  const int tags_col = file->header.column("tags");
+  std::map<std::string, size_t> expected;
+  size_t changes = 0;
+  std::string_view previous;
+  for (const nc::corpus::Record& rec : file->records) {
+    const std::string_view list = rec.fields[size_t(tags_col)];
+    changes += list != previous;
+    previous = list;
+    if (list == "-") continue;
+    size_t start = 0;
+    for (size_t comma; (comma = list.find(',', start)) != std::string_view::npos; start = comma + 1)
+      ++expected[std::string(list.substr(start, comma - start))];
+    ++expected[std::string(list.substr(start))];
+  }
+  REQUIRE(changes > file->records.size() / 4);
+
+  std::string why;
+  auto target = make_target("cpu", TargetOptions{}, &why);
+  REQUIRE(target);
+  REQUIRE(target->start(&why));
+  auto reader = nc::corpus::SuiteReader::open(path, nc::corpus::SuiteReader::TextHash::Skip);
+  REQUIRE(reader.ok());
+  ReplayOptions o;
+  SuiteResult res;
+  REQUIRE(replay_suite(*target, **reader, o, &res, &why));
+  CHECK(res.counts[size_t(Verdict::Untested)] == 0);
+  CHECK(res.judged_tags == expected);
 }
