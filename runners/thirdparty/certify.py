@@ -40,7 +40,7 @@ SWEEP_STRIDE = {"gcc-float16-libgcc": 16, "gfloat": 64}
 CI_STRIDE = {f: 257 for f in FRAMEWORKS}
 # Seconds an adapter may take to answer one request: importing torch, jax or openvino on a
 # loaded machine takes more than the runner's default 10 s, and the first batch pays for it.
-TIMEOUT = {f: 120 for f in FRAMEWORKS + ("torchao",)}
+TIMEOUT = {f: 120 for f in FRAMEWORKS + ("torchao", "compressed-tensors", "modelopt")}
 # Hardware adapters need the instruction; a CPU without it makes the certification a skip, not a
 # changed finding (/proc/cpuinfo flag names).
 NEEDS_CPU_FLAG = {"gcc-float16-f16c": "f16c", "x86-avx512bf16-vcvtneps2bf16": "avx512_bf16"}
@@ -68,13 +68,16 @@ def targets(build):
         "jax": pipe("jax_adapter.py"),
         "openvino": pipe("openvino_adapter.py"),
         "torchao": pipe("torchao_adapter.py"),
+        "compressed-tensors": pipe("compressed_tensors_adapter.py"),
+        "modelopt": pipe("modelopt_adapter.py"),
     }
 
 
 # The Python module each framework adapter needs: a venv without it makes the check a skip that
 # says so (scripts/install-thirdparty installs them all; a platform without a wheel lacks one).
 NEEDS_MODULE = {"pytorch": "torch", "pytorch-strided": "torch", "onnx-reference": "onnx",
-                "onnxruntime": "onnxruntime", "jax": "jax", "openvino": "openvino", "torchao": "torchao"}
+                "onnxruntime": "onnxruntime", "jax": "jax", "openvino": "openvino", "torchao": "torchao",
+                "compressed-tensors": "compressed_tensors", "modelopt": "modelopt"}
 
 
 def sweep_findings(s):

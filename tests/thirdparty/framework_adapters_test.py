@@ -6,6 +6,7 @@ for every capability it offers, the capabilities it must decline, each documente
 
 usage: framework_adapters_test.py SOURCE_DIR ADAPTER
 ADAPTER: pytorch pytorch-strided jax openvino onnxruntime onnx-reference torchao
+         compressed-tensors modelopt
 exit 77 = skipped: no .venv, or the venv cannot import the framework (the reason is printed).
 """
 import os
@@ -101,6 +102,25 @@ ADAPTERS = {
                 # 0 * inf = NaN; K = 1 is not a whole block (unsupported)
                 [("reconstruct NVFP4 1:3e:3fc00000 8:27:00000001", "3f155556 ffc00000"),
                  ("dequantize NVFP4 1x1 a 7e 3fc00000", None)]),
+    "compressed-tensors": (["compressed_tensors_adapter.py"], "compressed_tensors", "compressed-tensors",
+                           ["decode E2M1", "reconstruct NVFP4", "dequantize NVFP4"],
+                           ["decode BF16", "convert F32_TO_BF16_RNE", "reconstruct FP8_E4M3FN_ROW_BF16S"],
+                           # divides the block scale by d_w first, then multiplies: 1.5 * 1.625 / 1.25
+                           # = 1.95 is 0x3ff9999a correctly rounded, 0x3ff99999 after float32(1.625 /
+                           # 1.25) * 1.5; a subnormal d_w makes the quotient infinite: -0 * inf = NaN
+                           [("reconstruct NVFP4 3:3d:3fa00000 8:27:00000001", "3ff99999 ffc00000"),
+                            ("dequantize NVFP4 1x1 a 7e 3fc00000", None)]),
+    "modelopt": (["modelopt_adapter.py"], "modelopt", "modelopt",
+                 ["reconstruct NVFP4"],
+                 ["decode BF16", "convert F32_TO_BF16_RNE", "reconstruct FP8_E4M3FN_ROW_BF16S"],
+                 # its E2M1 table decodes 0x8 as +0 (spec: -0); multiply by float32(1/d_w) after
+                 # rounding e4m3 * P, as torchao: 0.5 * 1.75 / 1.5 is 0x3f155555 correctly
+                 # rounded, ModelOpt 0x3f155556
+                 [("decode E2M1 0 1 2 3 4 5 6 7 8 f",
+                   "00000000 3f000000 3f800000 3fc00000 40000000 40400000 40800000 40c00000 00000000 c0c00000"),
+                  ("reconstruct NVFP4 1:3e:3fc00000 8:38:3f800000", "3f155556 00000000"),
+                  (SPEC["dequantize NVFP4"][0], SPEC["dequantize NVFP4"][1].replace(",80000000,", ",00000000,")),
+                  ("dequantize NVFP4 1x1 a 7e 3fc00000", None)]),
 }
 
 src, which = sys.argv[1], sys.argv[2]

@@ -1,0 +1,116 @@
+"""compressed-tensors' NVFP4 (the `nvfp4-pack-quantized` checkpoint format) as a pipe adapter
+(runners/PIPE.md), on CPU.
+
+- decode E2M1: `compressors.nvfp4.helpers.unpack_fp4_from_uint8(packed, m, n, dtype=float32)`, its
+  table decode (kE2M1ToFloat, sign bit 3 applied by multiplying by -1), one code per byte's low
+  nibble.
+- dequantize NVFP4 (tensor level): what `NVFP4PackedCompressor.decompress` does, in float32:
+  `unpack_fp4_from_uint8` of the packed [N, K/2] uint8 plane (two codes per byte, the first in
+  the low nibble), then `quantization.lifecycle.forward.dequantize(x_q, scale, args=
+  QuantizationArgs(num_bits=4, type=float, strategy=tensor_group, group_size=16),
+  global_scale=d_w, dtype=float32)` with the [N, K/16] float8_e4m3fn scales widened to float32
+  (`_decompress_scale`) and d_w a float32 tensor of shape [1].
+- reconstruct NVFP4 (element level): the same dequantize of a [n, 16] tensor per divisor, each
+  row holding the element's code first and zeros after it.
+
+compressed-tensors' global scale is a divisor, the spec's d_w (its weight_global_scale is 448 * 6
+/ amax), but it divides the block scale first: W = e2m1 * float32(e4m3 / d_w) (`_dequantize`:
+`scale = scale / global_scale`, then `x_q * scale`). The spec's one correctly rounded quotient
+e2m1 * e4m3 / d_w (3.3) is replaced by a rounded partial quotient and a second rounding of the
+product; it differs only where e2m1 is +-1.5, 3 or 6 (the other codes scale by a power of two,
+exact barring subnormals) and the certificate counts by how much. The checkpoint path itself
+(`NVFP4PackedCompressor.decompress`) unpacks with unpack_fp4_from_uint8's default dtype, bfloat16,
+so its weights are further rounded to BF16; the adapter asks for float32, the closest a user can
+get to the spec. K must be a multiple of 16 (`_process_group` raises otherwise: answered
+`unsupported`). compressed-tensors applies none of the format's validity rules.
+Run with the project venv's python.
+"""
+import importlib.metadata as md
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nc_pipe  # noqa: E402
+
+NVFP4 = ("NVFP4",)
+BLOCK = 16
+
+
+class Unsupported(Exception):
+    pass
+
+
+def decode(word_type, words):
+    import numpy as np
+    import torch
+    from compressed_tensors.compressors.nvfp4.helpers import unpack_fp4_from_uint8
+    n = len(words)
+    packed = torch.from_numpy((words & 0xF).astype(np.uint8).reshape(n, 1))
+    out = unpack_fp4_from_uint8(packed, n, 2, dtype=torch.float32)[:, 0]
+    return out.contiguous().view(torch.int32).numpy().view(np.uint32)
+
+
+def nvfp4_dequantize(codes, scales, divisor):
+    """codes: uint8 [N, K] (one code each), scales: uint8 [N, K/16], divisor: binary32 bits."""
+    import numpy as np
+    import torch
+    from compressed_tensors.compressors.nvfp4.helpers import unpack_fp4_from_uint8
+    from compressed_tensors.quantization import QuantizationArgs
+    from compressed_tensors.quantization.lifecycle.forward import dequantize
+    n, k = codes.shape
+    if k % BLOCK:
+        raise Unsupported
+    packed = torch.from_numpy((codes[:, 0::2] | (codes[:, 1::2] << 4)).astype(np.uint8))
+    x_q = unpack_fp4_from_uint8(packed, n, k, dtype=torch.float32)
+    scale = torch.from_numpy(scales.astype(np.uint8)).view(torch.float8_e4m3fn).to(torch.float32)
+    d_w = torch.from_numpy(np.array([divisor], dtype=np.uint32).view(np.float32))
+    args = QuantizationArgs(num_bits=4, type="float", strategy="tensor_group", group_size=BLOCK,
+                            symmetric=True)
+    w = dequantize(x_q=x_q, scale=scale, args=args, global_scale=d_w, dtype=torch.float32)
+    return w.contiguous().view(torch.int32).numpy().view(np.uint32)
+
+
+def dequantize(fmt, tokens):
+    import numpy as np
+    shape = [int(d) for d in tokens[0].split("x")]
+    if len(shape) != 2:
+        raise Unsupported  # the compressor's weights are matrices
+    n, k = shape
+    codes = np.array([int(w, 16) for w in tokens[1].split(",")], dtype=np.uint8).reshape(n, k)
+    scales = np.array([int(w, 16) for w in tokens[2].split(",")], dtype=np.uint8).reshape(n, -1)
+    if tokens[3] == "-":
+        raise Unsupported
+    return [",".join("%08x" % w for w in nvfp4_dequantize(codes, scales, int(tokens[3], 16)).reshape(-1).tolist())]
+
+
+def reconstruct(fmt, tokens):
+    import numpy as np
+    elems = [[int(f, 16) for f in t.split(":")] for t in tokens]
+    out = [None] * len(elems)
+    for d in sorted({e[2] for e in elems}):
+        rows = [i for i, e in enumerate(elems) if e[2] == d]
+        codes = np.zeros((len(rows), BLOCK), dtype=np.uint8)
+        codes[:, 0] = [elems[i][0] for i in rows]
+        scales = np.array([[elems[i][1]] for i in rows], dtype=np.uint8)
+        w = nvfp4_dequantize(codes, scales, d)[:, 0]
+        for i, v in zip(rows, w.tolist()):
+            out[i] = "%08x" % v
+    return out
+
+
+def unsupported_as_answer(fn):
+    """Unsupported shapes answer `unsupported` (PIPE.md), not `error`."""
+    def wrapped(selector, tokens):
+        try:
+            return fn(selector, tokens)
+        except Unsupported:
+            raise nc_pipe.UnsupportedRequest from None
+    return wrapped
+
+
+if __name__ == "__main__":
+    version = "%s+torch-%s" % (md.version("compressed-tensors"), md.version("torch"))
+    nc_pipe.serve("compressed-tensors", version,
+                  {"decode": (("E2M1",), decode),
+                   "dequantize": (NVFP4, unsupported_as_answer(dequantize)),
+                   "reconstruct": (NVFP4, unsupported_as_answer(reconstruct))})

@@ -1,0 +1,107 @@
+"""NVIDIA ModelOpt's NVFP4 (`modelopt.torch.quantization.qtensor.NVFP4QTensor`) as a pipe adapter
+(runners/PIPE.md), on CPU.
+
+- decode E2M1: `NVFP4QTensor.get_e2m1_values(device)` indexed by the code, the 16-entry table
+  its dequantize decodes with (nvfp4_tensor.e2m1_values).
+- dequantize NVFP4 (tensor level): `NVFP4QTensor([N, K], float32, packed).dequantize(float32,
+  scale=S, double_scale=P, block_sizes={-1: 16})`, the non-`fast` (pure torch) path, as ModelOpt's
+  export and its NVFP4 quantizer dequantize. packed is [N, K/2] uint8, two codes per byte, the
+  first in the low nibble (as NVFP4QTensor.quantize packs); S is the [N, K/16] float8_e4m3fn
+  plane, unswizzled.
+- reconstruct NVFP4 (element level): the same dequantize of a [n, 16] tensor per divisor, each
+  row holding the element's code first and zeros after it.
+
+What ModelOpt computes is not the spec's operation, and the certificate measures the difference:
+its per-tensor scale P (`double_scale`, the checkpoint's weight_scale_2 = amax / (6 * 448)) is a
+multiplier, applied to the block scale first: W = e2m1 * float32(float32(e4m3) * P). The spec's
+W = e2m1 * e4m3 / d_w (3.3), one correctly rounded quotient, is therefore replaced by (1) the
+reciprocal P = float32(1 / d_w), which the adapter computes as any user must (`torch.reciprocal`
+of the float32 d_w), (2) a rounded partial product e4m3 * P, (3) a second rounding of e2m1 times
+it. The blocks must be whole: a K that is not a multiple of 16 cannot be expressed (answered
+`unsupported`). ModelOpt applies none of the format's validity rules.
+Run with the project venv's python.
+"""
+import importlib.metadata as md
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nc_pipe  # noqa: E402
+
+NVFP4 = ("NVFP4",)
+BLOCK = 16
+
+
+class Unsupported(Exception):
+    pass
+
+
+def decode(word_type, words):
+    import numpy as np
+    import torch
+    from modelopt.torch.quantization.qtensor.nvfp4_tensor import NVFP4QTensor
+    table = NVFP4QTensor.get_e2m1_values(torch.device("cpu"))
+    out = table[torch.from_numpy((words & 0xF).astype(np.int64))].to(torch.float32)
+    return out.contiguous().view(torch.int32).numpy().view(np.uint32)
+
+
+def nvfp4_dequantize(codes, scales, divisor):
+    """codes: uint8 [N, K] (one code each), scales: uint8 [N, K/16], divisor: binary32 bits."""
+    import numpy as np
+    import torch
+    from modelopt.torch.quantization.qtensor.nvfp4_tensor import NVFP4QTensor
+    n, k = codes.shape
+    if k % BLOCK:
+        raise Unsupported
+    packed = torch.from_numpy((codes[:, 0::2] | (codes[:, 1::2] << 4)).astype(np.uint8))
+    scale = torch.from_numpy(scales.astype(np.uint8)).view(torch.float8_e4m3fn)
+    d_w = torch.from_numpy(np.array(divisor, dtype=np.uint32).view(np.float32))
+    t = NVFP4QTensor(torch.Size([n, k]), torch.float32, packed)
+    w = t.dequantize(torch.float32, scale=scale, double_scale=torch.reciprocal(d_w),
+                     block_sizes={-1: BLOCK})
+    return w.contiguous().view(torch.int32).numpy().view(np.uint32)
+
+
+def dequantize(fmt, tokens):
+    import numpy as np
+    shape = [int(d) for d in tokens[0].split("x")]
+    if len(shape) != 2:
+        raise Unsupported  # a quantized weight is a matrix
+    n, k = shape
+    codes = np.array([int(w, 16) for w in tokens[1].split(",")], dtype=np.uint8).reshape(n, k)
+    scales = np.array([int(w, 16) for w in tokens[2].split(",")], dtype=np.uint8).reshape(n, -1)
+    if tokens[3] == "-":
+        raise Unsupported
+    return [",".join("%08x" % w for w in nvfp4_dequantize(codes, scales, int(tokens[3], 16)).reshape(-1).tolist())]
+
+
+def reconstruct(fmt, tokens):
+    import numpy as np
+    elems = [[int(f, 16) for f in t.split(":")] for t in tokens]
+    out = [None] * len(elems)
+    for d in sorted({e[2] for e in elems}):
+        rows = [i for i, e in enumerate(elems) if e[2] == d]
+        codes = np.zeros((len(rows), BLOCK), dtype=np.uint8)
+        codes[:, 0] = [elems[i][0] for i in rows]
+        scales = np.array([[elems[i][1]] for i in rows], dtype=np.uint8)
+        w = nvfp4_dequantize(codes, scales, d)[:, 0]
+        for i, v in zip(rows, w.tolist()):
+            out[i] = "%08x" % v
+    return out
+
+
+def unsupported_as_answer(fn):
+    """Unsupported shapes answer `unsupported` (PIPE.md), not `error`."""
+    def wrapped(selector, tokens):
+        try:
+            return fn(selector, tokens)
+        except Unsupported:
+            raise nc_pipe.UnsupportedRequest from None
+    return wrapped
+
+
+if __name__ == "__main__":
+    version = "%s+torch-%s" % (md.version("nvidia-modelopt"), md.version("torch"))
+    nc_pipe.serve("modelopt", version, {"decode": (("E2M1",), decode),
+                                        "dequantize": (NVFP4, unsupported_as_answer(dequantize)),
+                                        "reconstruct": (NVFP4, unsupported_as_answer(reconstruct))})
