@@ -25,6 +25,7 @@
 #include "corpus/writer.h"
 #include "generator/check.h"
 #include "generator/generate.h"
+#include "generator/splitmix64.h"
 #include "oracle/decode.h"
 #include "oracle/maxabs_f16_recip_rne_v1.h"
 #include "oracle/recipes.h"
@@ -49,12 +50,6 @@ double ns_per_item(uint64_t items, F&& body) {
   return best / static_cast<double>(items);
 }
 
-uint64_t splitmix(uint64_t& s) {
-  uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
 
 // CPU time of the whole process (every thread), in seconds.
 double cpu_seconds() {
@@ -138,9 +133,9 @@ int main(int argc, char** argv) {
 
   // Rounding: 2^20 seeded binary32 words -> binary16 (F32_TO_F16_RNE). Baseline: mpfr_set_flt,
   // mpfr_subnormalize, mpfr_get_flt (the word read back) in the binary16 range.
-  uint64_t seed = 1;
+  nc::gen::SplitMix64 rng(1);
   std::vector<uint32_t> words(1 << 20);
-  for (auto& w : words) w = static_cast<uint32_t>(splitmix(seed));
+  for (auto& w : words) w = static_cast<uint32_t>(rng.next());
   const double rnd_o = ns_per_item(words.size(), [&] {
     uint64_t acc = 0;
     for (uint32_t w : words) acc += o::convert(ctx, o::Recipe::F32_TO_F16_RNE, w);
@@ -173,7 +168,7 @@ int main(int argc, char** argv) {
   // mpfr_rint.
   const uint64_t groups = 2000;
   std::vector<uint64_t> src(groups * 64);
-  for (auto& w : src) w = (splitmix(seed) & 0x807fffffu) | (0x7cu << 23) | (static_cast<uint32_t>(splitmix(seed) % 5) << 23);
+  for (auto& w : src) w = (rng.next() & 0x807fffffu) | (0x7cu << 23) | (static_cast<uint32_t>(rng.next() % 5) << 23);
   const double enc_o = ns_per_item(groups, [&] {
     const auto r = o::encode_maxabs_f16_recip_rne_v1(ctx, Format::Q4G64_F16S, o::SourceType::FP32, groups, 64, src);
     g_sink = r.scales.size();

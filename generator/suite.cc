@@ -41,16 +41,6 @@ std::vector<Case> SuiteBuilder::take_cases() {
   return std::move(cases_);
 }
 
-uint64_t SplitMix64::below(uint64_t bound) {
-  if (bound == 0) throw std::logic_error("SplitMix64::below(0)");
-  // Reject the low (2^64 mod bound) values so that r % bound is uniform.
-  const uint64_t threshold = (0 - bound) % bound;
-  for (;;) {
-    uint64_t r = next();
-    if (r >= threshold) return r % bound;
-  }
-}
-
 uint64_t suite_seed(const std::string& suite_name) {
   // kCorpusSeed XOR the first 8 bytes (big-endian) of SHA-256(name), then one SplitMix64 step to
   // spread it: a language-neutral definition, so anyone can reproduce a suite's sample.

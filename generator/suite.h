@@ -9,6 +9,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "generator/splitmix64.h"
+
 namespace nc::gen {
 
 // One record. inputs/info are the op's columns in vectors/FORMAT.md order; the id is derived
@@ -46,24 +48,6 @@ class SuiteBuilder {
   SuiteInfo info_;
   std::vector<Case> cases_;
   std::unordered_map<std::string, size_t> by_inputs_;
-};
-
-// Seeded, specified PRNG: SplitMix64 (Steele, Lea, Flood 2014), written out so every standard
-// library and language produces the same stream. Never std:: distributions.
-class SplitMix64 {
- public:
-  explicit SplitMix64(uint64_t seed) : state_(seed) {}
-  uint64_t next() {
-    uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  // Uniform in [0, bound) by rejection, so the stream is the same on every platform.
-  uint64_t below(uint64_t bound);
-
- private:
-  uint64_t state_;
 };
 
 // The corpus-wide seed (recorded in MANIFEST.json); each suite derives its own stream from it

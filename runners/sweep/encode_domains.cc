@@ -3,6 +3,7 @@
 // (scheme, i) alone, so any shard or stride of the domain reproduces the same groups.
 #include <string>
 
+#include "generator/splitmix64.h"
 #include "oracle/fastref/encoder.h"
 #include "registry/registry.h"
 #include "runners/sweep/families.h"
@@ -10,13 +11,6 @@
 namespace nc::sweep {
 
 namespace {
-
-uint64_t splitmix64(uint64_t& state) {
-  uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
 
 // The distributions groups are drawn from, written with integer operations on the words so the
 // stream is the same everywhere. Each keeps amax/qmax inside binary16's range.
@@ -31,8 +25,8 @@ const char* distribution_name(Distribution d) {
   }
 }
 
-uint32_t draw(Distribution d, uint64_t& state, bool outlier) {
-  uint64_t r = splitmix64(state);
+uint32_t draw(Distribution d, gen::SplitMix64& rng, bool outlier) {
+  uint64_t r = rng.next();
   uint32_t sign = uint32_t(r >> 63) << 31, mant = uint32_t(r) & 0x7fffffu;
   uint32_t e;
   switch (d) {
@@ -65,13 +59,13 @@ struct EncodeDomain : Domain {
     std::vector<int32_t> codes(group), want_codes(group);
     uint32_t scale = 0, want_scale = 0;
     for (uint64_t i = begin; i < end; i += stride) {
-      uint64_t state = (uint64_t(format) << 56) ^ (i * 0xd1b54a32d192ed03ull);
+      gen::SplitMix64 rng((uint64_t(format) << 56) ^ (i * 0xd1b54a32d192ed03ull));
       Distribution d = Distribution(i % uint64_t(Distribution::Count));
       // One group in eight is a partial final group of 1..G-1 values.
-      uint32_t k = (splitmix64(state) & 7) == 0 ? 1 + uint32_t(splitmix64(state) % (group - 1)) : group;
-      uint32_t outlier_at = uint32_t(splitmix64(state) % k);
+      uint32_t k = (rng.next() & 7) == 0 ? 1 + uint32_t(rng.next() % (group - 1)) : group;
+      uint32_t outlier_at = uint32_t(rng.next() % k);
       for (uint32_t j = 0; j < k; ++j) {
-        x[j] = draw(d, state, d == Distribution::Outlier && j == outlier_at);
+        x[j] = draw(d, rng, d == Distribution::Outlier && j == outlier_at);
         src[j] = x[j];
       }
       int32_t outcome = -1;

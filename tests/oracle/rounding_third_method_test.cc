@@ -4,6 +4,7 @@
 // just either side), a strided sweep of binary32, and seeded random rationals.
 #include <catch2/catch.hpp>
 
+#include "generator/splitmix64.h"
 #include "oracle/float_format.h"
 #include "oracle/round.h"
 
@@ -103,21 +104,11 @@ TEST_CASE("third method: binary32 values and midpoints, stride 4099", "[oracle][
   sweep(info(FloatFormat::Binary32), 4099);
 }
 
-namespace {
-// SplitMix64: the seeded sequence of the random cases below.
-uint64_t splitmix64(uint64_t& state) {
-  uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-}  // namespace
-
 TEST_CASE("third method: seeded random rationals to binary32 and binary16", "[oracle][rounding]") {
   Context ctx;
   Mismatch mm;
-  uint64_t state = 0x6f7261636c65ull;  // SplitMix64
-  auto next = [&state] { return splitmix64(state); };
+  nc::gen::SplitMix64 rng(0x6f7261636c65ull);
+  auto next = [&rng] { return rng.next(); };
   for (int i = 0; i < 100000; ++i) {
     const uint64_t n = next() | 1, d = next() | 1;
     const long shift = static_cast<long>(next() % 320) - 170;  // covers underflow and overflow
@@ -137,8 +128,8 @@ TEST_CASE("third method: seeded random 64-bit significands times powers of two",
   // Products of two binary32 significands (the encoder's x * inv32) reach 48 bits; 64 covers them.
   Context ctx;
   Mismatch mm;
-  uint64_t state = 0x647961646963ull;  // SplitMix64
-  auto next = [&state] { return splitmix64(state); };
+  nc::gen::SplitMix64 rng(0x647961646963ull);
+  auto next = [&rng] { return rng.next(); };
   for (int i = 0; i < 100000; ++i) {
     const uint64_t n = next() >> (next() % 64);
     if (n == 0) continue;
