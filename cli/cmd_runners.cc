@@ -256,8 +256,9 @@ int plugin_host_command(int argc, char** argv) {
            kExitUsage;
   char* buf = nullptr;
   size_t cap = 0;
+  std::string answer;
   for (ssize_t n; (n = getline(&buf, &cap, requests)) > 0;) {
-    std::string answer = abi_answer(*table, std::string_view(buf, size_t(n) - (buf[n - 1] == '\n')));
+    abi_answer(*table, std::string_view(buf, size_t(n) - (buf[n - 1] == '\n')), &answer);
     answer += '\n';
     std::fwrite(answer.data(), 1, answer.size(), answers);
     std::fflush(answers);

@@ -10,7 +10,8 @@
 
 namespace nc::runners {
 
-// The response line without its newline: "ok ...", "unsupported" or "error MESSAGE".
-std::string abi_answer(const nc_plugin_v1& table, std::string_view request);
+// The response line without its newline, "ok ...", "unsupported" or "error MESSAGE", into *line
+// (replacing what it held: a caller answering many requests reuses one buffer).
+void abi_answer(const nc_plugin_v1& table, std::string_view request, std::string* line);
 
 }  // namespace nc::runners

@@ -284,11 +284,11 @@ Response PipeTarget::call(const Request& req) {
   }
   if (line.rfind("ok", 0) != 0 || (line.size() > 2 && line[2] != ' ')) return non_ok(line);
   Response r;
-  if (line.size() > 3)
-    for (std::string_view t : split(std::string_view(line).substr(3), ' ')) r.tokens.emplace_back(t);
-  if (r.tokens.size() != req.elements.size())
-    return dead("wrong token count: sent " + std::to_string(req.elements.size()) + " elements, got " +
-                std::to_string(r.tokens.size()) + " tokens");
+  r.line = std::move(line);
+  r.index_tokens();
+  if (r.token_count() != req.count)
+    return dead("wrong token count: sent " + std::to_string(req.count) + " elements, got " +
+                std::to_string(r.token_count()) + " tokens");
   return r;
 }
 

@@ -24,43 +24,45 @@ bool has_tag(std::string_view tags, std::string_view tag) {
   return false;
 }
 
-// The record's request element (PIPE.md) into *element, and its selector. The reader has checked
-// the columns are the op's (corpus/schema.h), so inputs sit at fixed places after the id.
-void shape_request(Capability cap, const std::string& op_selector, const corpus::Record& r, std::string* selector,
-                   std::string* element) {
+// Adds the record's request element (PIPE.md) to the batch. The reader has checked the columns
+// are the op's (corpus/schema.h), so inputs sit at fixed places after the id.
+void add_element(Capability cap, const corpus::Record& r, Request* req) {
   const std::vector<std::string_view>& f = r.fields;
-  *selector = op_selector;
+  std::string& e = req->add_element();
   switch (cap) {
     case Capability::Decode:
     case Capability::Validate:
     case Capability::Parse:
-    case Capability::Convert: *element = f[1]; return;
+    case Capability::Convert: e += f[1]; return;
     case Capability::Reconstruct:  // code scale divisor -> C:S[:D]
-      *element = f[1];
-      *element += ':';
-      *element += f[2];
-      if (f[3] != "-") *element += ':', *element += f[3];
+      e += f[1];
+      e += ':';
+      e += f[2];
+      if (f[3] != "-") e += ':', e += f[3];
       return;
-    case Capability::Encode:  // src_type shape src -> selector "FMT SRCTYPE", element "SHAPE SRC"
-      *selector += ' ';
-      *selector += f[1];
-      *element = f[2];
-      *element += ' ';
-      *element += f[3];
+    case Capability::Encode:  // src_type shape src -> SHAPE SRC (src_type goes in the selector)
+      e += f[2];
+      e += ' ';
+      e += f[3];
       return;
     case Capability::ValidateTensor:
     case Capability::Dequantize:  // shape codes scales divisor, as they are
-      *element = f[1];
-      for (size_t i = 2; i <= 4; ++i) *element += ' ', *element += f[i];
+      e += f[1];
+      for (size_t i = 2; i <= 4; ++i) e += ' ', e += f[i];
       return;
     case Capability::Layout:  // shape row block -> SHAPE:ROW:BLOCK
-      *element = f[1];
-      *element += ':';
-      *element += f[2];
-      *element += ':';
-      *element += f[3];
+      e += f[1];
+      e += ':';
+      e += f[2];
+      e += ':';
+      e += f[3];
       return;
   }
+}
+
+// What a record adds to the suite's request selector: encode's source type ("FMT SRCTYPE").
+std::string_view selector_suffix(Capability cap, const corpus::Record& r) {
+  return cap == Capability::Encode ? r.fields[1] : std::string_view();
 }
 
 // One element per request where PIPE.md says so (a whole matrix or tensor is one element).
@@ -151,7 +153,7 @@ bool replay_suite(Target& target, corpus::SuiteReader& reader, const ReplayOptio
       }
       ++**count;
     }
-    if (j && v == Verdict::PassUnderPolicy) res.policies_used.insert(j->policy);
+    if (j && v == Verdict::PassUnderPolicy) res.policies_used.emplace(j->policy);
     if (v != Verdict::Fail && v != Verdict::TargetError) return;
     CaseResult cr;
     cr.id = r.id();
@@ -170,7 +172,8 @@ bool replay_suite(Target& target, corpus::SuiteReader& reader, const ReplayOptio
   size_t n = 0;
   Request req;
   req.cap = res.cap;
-  ResultType type = result_type(res.cap, op_selector);
+  // The selector's first word decides the result type; a record's suffix never changes it.
+  const ResultType type = result_type(res.cap, std::string_view(op_selector).substr(0, op_selector.find(' ')));
 
   // Sends the batch (records with one selector) and judges its answers.
   auto flush = [&] {
@@ -198,8 +201,9 @@ bool replay_suite(Target& target, corpus::SuiteReader& reader, const ReplayOptio
         case Response::Kind::Ok:
           for (size_t k = 0; k < n; ++k) {
             const corpus::Record& r = pool[k];
-            Judgement j = judge(res.cap, type, r.fields[expect_col], r.fields[accept_col], resp.tokens[k], o.judge);
-            record_case(r, j.verdict, resp.tokens[k], &j);
+            const std::string_view actual = resp.token(k);
+            Judgement j = judge(res.cap, type, r.fields[expect_col], r.fields[accept_col], actual, o.judge);
+            record_case(r, j.verdict, actual, &j);
           }
           break;
       }
@@ -207,27 +211,27 @@ bool replay_suite(Target& target, corpus::SuiteReader& reader, const ReplayOptio
     done += n;
     if (o.progress) o.progress(res.name, done, h.records);
     n = 0;
-    req.elements.clear();
+    req.clear_elements();
   };
 
-  std::string selector, element;
+  std::string batch_suffix;  // the selector suffix of the batch being built
   for (;;) {
     auto more = reader.next(pool[n]);
     if (!more) return *error = more.error().message(), false;
     if (!*more) break;
-    const corpus::Record& r = pool[n];
-    if (!o.tag.empty() && !has_tag(r.fields[tags_col], o.tag)) continue;
-    shape_request(res.cap, op_selector, r, &selector, &element);
-    if (n > 0 && (selector != req.selector || n >= limit)) {
+    if (!o.tag.empty() && !has_tag(pool[n].fields[tags_col], o.tag)) continue;
+    if (n > 0 && (selector_suffix(res.cap, pool[n]) != batch_suffix || n >= limit)) {
       const size_t pending = n;
       flush();
       std::swap(pool[0], pool[pending]);  // the new record starts the next batch
     }
+    const corpus::Record& r = pool[n];
     if (n == 0) {
-      req.selector = selector;
-      type = result_type(res.cap, selector.substr(0, selector.find(' ')));
+      batch_suffix = selector_suffix(res.cap, r);
+      req.selector = op_selector;
+      if (!batch_suffix.empty()) req.selector += ' ', req.selector += batch_suffix;
     }
-    req.elements.push_back(element);
+    add_element(res.cap, r, &req);
     ++n;
   }
   flush();

@@ -4,7 +4,6 @@
 
 #include "runners/abi_host.h"
 #include "runners/pipe_target.h"
-#include "runners/tokens.h"
 #ifdef NC_HAVE_CODEC_PLUGIN
 #include "codec/codec_plugin.h"
 #endif
@@ -28,16 +27,16 @@ class AbiTarget final : public Target {
     return true;
   }
   Response call(const Request& req) override {
-    std::string line = abi_answer(*table_, request_line(req));
     Response r;
-    if (line == "unsupported") return r.kind = Response::Kind::Unsupported, r;
-    if (line.rfind("error ", 0) == 0) {
+    abi_answer(*table_, request_line(req), &r.line);
+    if (r.line == "unsupported") return r.kind = Response::Kind::Unsupported, r;
+    if (r.line.rfind("error ", 0) == 0) {
       r.kind = Response::Kind::Error;
-      r.message = line.substr(6);
+      r.message = r.line.substr(6);
       return r;
     }
-    for (std::string_view t : split(std::string_view(line).substr(3), ' ')) r.tokens.emplace_back(t);
-    if (r.tokens.size() != req.elements.size()) {
+    r.index_tokens();
+    if (r.token_count() != req.count) {
       r.kind = Response::Kind::Dead;
       r.message = "wrong result count";
     }
@@ -61,12 +60,18 @@ bool capability_from_op(const std::string& op, Capability* out) {
 
 std::string request_line(const Request& r) {
   std::string s = capability_verb(r.cap);
-  size_t size = s.size() + 1 + r.selector.size();
-  for (const std::string& e : r.elements) size += 1 + e.size();
-  s.reserve(size);
+  s.reserve(s.size() + 1 + r.selector.size() + r.elements.size());
   if (!r.selector.empty()) s += ' ', s += r.selector;
-  for (const std::string& e : r.elements) s += ' ', s += e;
+  s += r.elements;
   return s;
+}
+
+void Response::index_tokens() {
+  token_starts.clear();
+  if (line.size() <= 3) return;
+  token_starts.push_back(3);
+  for (size_t i = 3; i < line.size(); ++i)
+    if (line[i] == ' ') token_starts.push_back(i + 1);
 }
 
 std::string shell_quote(const std::string& s) {

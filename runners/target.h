@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "include/ninfer_conform/plugin.h"
@@ -20,14 +21,32 @@ bool capability_from_op(const std::string& op, Capability* out);
 
 struct Request {
   Capability cap;
-  std::string selector;               // WT, FMT.COMP, FMT, RECIPE, "FMT SRCTYPE", ... ("" for parse)
-  std::vector<std::string> elements;  // one token per element, in pipe syntax
+  std::string selector;  // WT, FMT.COMP, FMT, RECIPE, "FMT SRCTYPE", ... ("" for parse)
+  // The elements in pipe syntax, each after one space, as they end the request line (" 7e 01"):
+  // one buffer for a whole batch, so an element costs an append and the line one more.
+  std::string elements;
+  size_t count = 0;  // elements in `elements`
+  // Starts one more element: returns `elements` for the caller to append the element's text to.
+  std::string& add_element() { ++count; return elements += ' '; }
+  void clear_elements() { elements.clear(), count = 0; }
 };
 
 struct Response {
   enum class Kind { Ok, Unsupported, Error, Dead } kind = Kind::Ok;
-  std::vector<std::string> tokens;  // Ok: one per element
-  std::string message;              // Error / Dead: why, in one line
+  // Ok: the answer line ("ok 3f800000 invalid") and where each result token in it starts. Offsets,
+  // not views: a view into `line` would dangle once the Response moves (a short line lives inside
+  // the string object).
+  std::string line;
+  std::vector<size_t> token_starts;
+  std::string message;  // Error / Dead: why, in one line
+
+  // Indexes the tokens of an ok `line`: what lies between single spaces after "ok" (none in "ok").
+  void index_tokens();
+  size_t token_count() const { return token_starts.size(); }
+  std::string_view token(size_t i) const {
+    const size_t end = i + 1 < token_starts.size() ? token_starts[i + 1] - 1 : line.size();
+    return std::string_view(line).substr(token_starts[i], end - token_starts[i]);
+  }
 };
 
 class Target {

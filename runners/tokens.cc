@@ -71,10 +71,16 @@ bool parse_shape(std::string_view s, std::vector<uint64_t>* out) {
 }
 
 std::string hex_word(uint64_t v, int digits) {
-  static const char kDigits[] = "0123456789abcdef";
-  std::string s(size_t(digits), '0');
-  for (int i = digits - 1; i >= 0; --i, v >>= 4) s[size_t(i)] = kDigits[v & 15];
+  std::string s;
+  append_hex_word(&s, v, digits);
   return s;
+}
+
+void append_hex_word(std::string* s, uint64_t v, int digits) {
+  static const char kDigits[] = "0123456789abcdef";
+  const size_t at = s->size();
+  s->resize(at + size_t(digits));
+  for (int i = digits - 1; i >= 0; --i, v >>= 4) (*s)[at + size_t(i)] = kDigits[v & 15];
 }
 
 bool is_binary32_token(std::string_view s) {

@@ -16,6 +16,7 @@ bool parse_hex_list(std::string_view s, std::vector<uint64_t>* out);  // "a,b,c"
 bool parse_dec(std::string_view s, int64_t* out);
 bool parse_shape(std::string_view s, std::vector<uint64_t>* out);    // "3x130", positive or zero extents
 std::string hex_word(uint64_t v, int digits);                         // lowercase, zero padded
+void append_hex_word(std::string* s, uint64_t v, int digits);         // the same, written onto *s
 // Fixed-width lowercase hex of a binary32 result token: exactly 8 hex digits.
 bool is_binary32_token(std::string_view s);
 bool binary32_is_nan(uint32_t w);

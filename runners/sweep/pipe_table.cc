@@ -106,16 +106,17 @@ int word_request(Capability cap, const std::string& selector, int in_digits, con
   for (size_t start = 0; start < n; start += kTextElements) {
     runners::Request req{cap, selector, {}};
     for (size_t k = start; k < std::min(n, start + kTextElements); ++k)
-      req.elements.push_back(runners::hex_word(in[k], in_digits));
+      runners::append_hex_word(&req.add_element(), in[k], in_digits);
     Response r = a->call(req);
     if (int rc = from_response(r, request, in[0]); rc != NC_OK) return rc;
-    for (size_t k = 0; k < r.tokens.size(); ++k) {
-      const std::string& t = r.tokens[k];
+    for (size_t k = 0; k < r.token_count(); ++k) {
+      const std::string_view t = r.token(k);
       uint64_t word = 0;
       int64_t value = 0;
       bool invalid = valid && t == "invalid";
       bool ok = invalid || (decimal_results ? runners::parse_dec(t, &value) : runners::parse_hex(t, &word));
-      if (!ok) return fail(in[0], "adapter answered '" + request + "' with the malformed token '" + t + "'");
+      if (!ok)
+        return fail(in[0], "adapter answered '" + request + "' with the malformed token '" + std::string(t) + "'");
       out[start + k] = invalid ? 0 : decimal_results ? uint32_t(int32_t(value)) : uint32_t(word);
       if (valid) valid[start + k] = !invalid;
     }

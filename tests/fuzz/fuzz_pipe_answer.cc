@@ -62,14 +62,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       if (!t.binary()) break;
       std::vector<uint8_t> payload(4 * n, 0x5a), reply(5 * n);
       r = t.call_binary("bin decode E4M3FN " + std::to_string(n), payload.data(), payload.size(), reply.data(), reply.size());
-      check(r.tokens.empty());
+      check(r.token_count() == 0);
     } else {
       Request req{Capability::Decode, "E4M3FN", {}};
-      for (size_t k = 0; k < n; ++k) req.elements.push_back(hex_word(k, 2));
+      for (size_t k = 0; k < n; ++k) append_hex_word(&req.add_element(), k, 2);
       r = t.call(req);
       if (r.kind == Response::Kind::Ok) {
-        check(r.tokens.size() == n);
-        for (const std::string& tok : r.tokens) {  // what replay does next with a token
+        check(r.token_count() == n);
+        for (size_t k = 0; k < n; ++k) {  // what replay does next with a token
+          const std::string_view tok = r.token(k);
           uint64_t w;
           (void)parse_hex(tok, &w);
           (void)is_binary32_token(tok);

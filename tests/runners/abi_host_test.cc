@@ -5,23 +5,33 @@
 #include "codec/codec_plugin.h"
 #include "runners/abi_host.h"
 
-using nc::runners::abi_answer;
+namespace {
+// The answer on a fresh line, checked against the same request answered onto a line that holds an
+// earlier, longer answer: a caller's reused buffer must keep nothing of it.
+std::string answer(const nc_plugin_v1& t, std::string_view request) {
+  std::string fresh, reused = "ok 3f800000 3f800000 3f800000 3f800000 3f800000 3f800000 3f800000";
+  nc::runners::abi_answer(t, request, &fresh);
+  nc::runners::abi_answer(t, request, &reused);
+  CHECK(reused == fresh);
+  return fresh;
+}
+}  // namespace
 
 TEST_CASE("abi_answer translates each request kind", "[abi]") {
   const nc_plugin_v1& t = *nc_codec_plugin_table();
   // E4M3FN 7e = 1.75 * 2^8 = 448, 01 = 2^-9 (spec 3.3; PIPE.md example).
-  CHECK(abi_answer(t, "decode E4M3FN 7e 01") == "ok 43e00000 3b000000");
-  CHECK(abi_answer(t, "decode W8G32_F16S.code 80 81") == "ok invalid -127");
-  CHECK(abi_answer(t, "validate NVFP4.scale 00 80") == "ok valid invalid");
+  CHECK(answer(t, "decode E4M3FN 7e 01") == "ok 43e00000 3b000000");
+  CHECK(answer(t, "decode W8G32_F16S.code 80 81") == "ok invalid -127");
+  CHECK(answer(t, "validate NVFP4.scale 00 80") == "ok valid invalid");
   // "NVFP4" and "nvfp4" as the hex of their bytes, and the empty name.
-  CHECK(abi_answer(t, "parse 4e56465034 6e76667034 \"\"") == "ok NVFP4 reject reject");
+  CHECK(answer(t, "parse 4e56465034 6e76667034 \"\"") == "ok NVFP4 reject reject");
   // W8 code 2 times scale 1.0 (3c00) is 2.0; 0x80 has no value and is refused alone.
-  CHECK(abi_answer(t, "reconstruct W8G32_F16S 02:3c00 80:3c00") == "ok 40000000 invalid");
+  CHECK(answer(t, "reconstruct W8G32_F16S 02:3c00 80:3c00") == "ok 40000000 invalid");
   // A rank-1 [2] source: amax 2.72e-6 -> scale word 0006 (6 * 2^-24), codes 7 and -8 (spec 7).
-  CHECK(abi_answer(t, "encode Q4G64_F16S FP32 2 36360000,b6360000") == "ok 0006/7,-8");
-  CHECK(abi_answer(t, "encode Q4G64_F16S FP32 1x2 7f800000,00000000") == "ok !nonfinite");
-  CHECK(abi_answer(t, "decode NOPE 00").rfind("error ", 0) == 0);
-  CHECK(abi_answer(t, "frobnicate 1") == "unsupported");
+  CHECK(answer(t, "encode Q4G64_F16S FP32 2 36360000,b6360000") == "ok 0006/7,-8");
+  CHECK(answer(t, "encode Q4G64_F16S FP32 1x2 7f800000,00000000") == "ok !nonfinite");
+  CHECK(answer(t, "decode NOPE 00").rfind("error ", 0) == 0);
+  CHECK(answer(t, "frobnicate 1") == "unsupported");
 }
 
 TEST_CASE("abi_answer: layout offsets, and a version 1 table reports the layout op as not provided", "[abi]") {
@@ -30,13 +40,13 @@ TEST_CASE("abi_answer: layout offsets, and a version 1 table reports the layout 
   // per tile row, 3 tile rows, plane 15 * 512 = 7680. Scale (0, 0) is byte 0; (32, 4) sits in tile
   // 1 (512), line 0, group 1 (4): 516; (299, 16) in tile 2 * 5 + 4 = 14 (7168), line 299 % 32 = 11
   // (176), group (299 % 128) / 32 = 1 (4), column 0: 7348.
-  CHECK(abi_answer(t, "layout NVFP4 blockscale-k16-m128x4-v1 300x272:0:0 300x272:32:4 300x272:299:16") ==
+  CHECK(answer(t, "layout NVFP4 blockscale-k16-m128x4-v1 300x272:0:0 300x272:32:4 300x272:299:16") ==
         "ok 0/7680 516/7680 7348/7680");
-  CHECK(abi_answer(t, "layout NVFP4 no-such-layout 300x272:0:0").rfind("error ", 0) == 0);
-  CHECK(abi_answer(t, "layout Q4G64_F16S blockscale-k16-m128x4-v1 300x272:0:0") == "unsupported");
-  CHECK(abi_answer(t, "layout NVFP4 blockscale-k16-m128x4-v1 300x272:300:0").rfind("error ", 0) == 0);
+  CHECK(answer(t, "layout NVFP4 no-such-layout 300x272:0:0").rfind("error ", 0) == 0);
+  CHECK(answer(t, "layout Q4G64_F16S blockscale-k16-m128x4-v1 300x272:0:0") == "unsupported");
+  CHECK(answer(t, "layout NVFP4 blockscale-k16-m128x4-v1 300x272:300:0").rfind("error ", 0) == 0);
   // A version 1 plugin's table ends before layout_offsets: whatever lies there is never called.
   nc_plugin_v1 v1 = t;
   v1.abi_version = 1;
-  CHECK(abi_answer(v1, "layout NVFP4 blockscale-k16-m128x4-v1 300x272:0:0") == "unsupported");
+  CHECK(answer(v1, "layout NVFP4 blockscale-k16-m128x4-v1 300x272:0:0") == "unsupported");
 }
