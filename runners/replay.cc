@@ -137,7 +137,7 @@ bool replay_suite(Target& target, corpus::SuiteReader& reader, const ReplayOptio
 
   // Tag lists of the judged cases, counted per distinct list (few per suite) and split once at
   // the end: the diagnosis ranks failure tags against them. The map is searched only when the
-  // cache of recent lists misses.
+  // cache of recent lists misses; the cache keys are the map's strings, which outlive the records.
   std::map<std::string, size_t, std::less<>> judged_tag_lists;
   corpus::ViewCache<size_t*> judged_tag_count;
   // Only failures keep a copy of their record; every other case is a count.
@@ -149,7 +149,7 @@ bool replay_suite(Target& target, corpus::SuiteReader& reader, const ReplayOptio
       if (!count) {
         auto it = judged_tag_lists.find(list);
         if (it == judged_tag_lists.end()) it = judged_tag_lists.emplace(list, 0).first;
-        count = &judged_tag_count.put(list, &it->second);
+        count = &judged_tag_count.put(it->first, &it->second);
       }
       ++**count;
     }

@@ -73,12 +73,6 @@ bool is_rejection_answer(Capability cap, std::string_view expect, std::string_vi
 Judgement single(Capability cap, ResultType type, std::string_view expect, std::string_view accept,
                  std::string_view actual, const JudgeOptions& o) {
   Judgement j;
-  // Most cases: bit-exact. Decided before any token is parsed and the accept list split.
-  if (actual == expect && (expect.empty() || expect[0] != '!')) {
-    j.verdict = Verdict::Pass;
-    if (uint32_t w; type == ResultType::Binary32 && word_of(type, expect, &w) && !binary32_is_nan(w)) j.ulp = 0;
-    return j;
-  }
   uint32_t we = 0, wa = 0;
   const bool both_words = type == ResultType::Binary32 && word_of(type, expect, &we) && word_of(type, actual, &wa);
   if (both_words && !binary32_is_nan(we) && !binary32_is_nan(wa)) j.ulp = binary32_ulp_distance(we, wa);
@@ -158,6 +152,8 @@ bool policy_allows(std::string_view name, ResultType type, std::string_view expe
 
 Judgement judge(Capability cap, ResultType type, std::string_view expect, std::string_view accept,
                 std::string_view actual, const JudgeOptions& o) {
+  // Most cases are bit-exact: decided before any token is parsed or the accept list split.
+  if (actual == expect && (expect.empty() || expect[0] != '!')) return Judgement{Verdict::Pass, {}, {}, {}};
   if (cap != Capability::Dequantize || (!expect.empty() && expect[0] == '!'))
     return single(cap, type, expect, accept, actual, o);
   // Dequantize: a comma list; the case's verdict is its worst element's, the ULP its largest.

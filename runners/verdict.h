@@ -31,7 +31,7 @@ ResultType result_type(Capability cap, std::string_view selector);
 struct Judgement {
   Verdict verdict = Verdict::Fail;
   std::string_view policy;            // PassUnderPolicy: the policy applied, a view into accept
-  std::optional<uint64_t> ulp;        // binary32 results that are both numbers: their distance
+  std::optional<uint64_t> ulp;        // binary32 results that are both numbers and differ: their distance
   std::string note;                   // why, for failures ("accepted a word that must be rejected")
 };
 
