@@ -1,5 +1,6 @@
 #include "runners/abi_host.h"
 
+#include <algorithm>
 #include <charconv>
 #include <vector>
 
@@ -12,8 +13,28 @@ namespace nc::runners {
 namespace {
 
 // Each entry point writes its answer onto the caller's line, which a caller reuses from request to
-// request; result words are written in place, never through temporaries (replay sends millions).
+// request. Replay sends millions of words: the per-word entry points read them in place and write
+// their results through a cursor (AnswerWriter), with no temporary or call per token.
 using Tokens = std::vector<std::string_view>;
+
+// Fills an answer line: sized once for the longest answer it may hold, written through a cursor,
+// then cut to what was written.
+class AnswerWriter {
+ public:
+  AnswerWriter(std::string* line, size_t most) : line_(line) {
+    line->resize(most);
+    at_ = line->data();
+  }
+  void put(char c) { *at_++ = c; }
+  void put(std::string_view s) { at_ = std::copy(s.begin(), s.end(), at_); }
+  void hex(uint32_t w, int digits) { at_ = write_hex_word(at_, w, digits); }
+  void decimal(int32_t v) { at_ = std::to_chars(at_, at_ + 11, v).ptr; }
+  void finish() { line_->resize(size_t(at_ - line_->data())); }
+
+ private:
+  std::string* line_;
+  char* at_;
+};
 
 void error(std::string* line, std::string_view why) {
   line->assign("error ");
@@ -44,53 +65,79 @@ bool status_ok(int st, std::string* line) {
   return false;
 }
 
-bool words_of(const Tokens& t, size_t from, std::vector<uint32_t>* out) {
-  out->clear();
-  for (size_t i = from; i < t.size(); ++i) {
-    uint64_t v;
-    if (!parse_hex(t[i], &v) || v > 0xffffffffu) return false;
-    out->push_back(uint32_t(v));
+// The selector (second token) of a decode, validate or convert request and the words after it,
+// read in place. false when the selector is missing or a word is not hex (at most 16 digits, as
+// parse_hex) of at most 32 bits.
+bool selector_and_words(std::string_view request, std::string_view* selector, std::vector<uint32_t>* words) {
+  const size_t sp = request.find(' ');
+  if (sp == request.npos) return false;
+  const size_t end = request.find(' ', sp + 1);
+  *selector = request.substr(sp + 1, end == request.npos ? request.npos : end - sp - 1);
+  words->clear();
+  if (end == request.npos) return true;
+  for (size_t at = end + 1;;) {
+    // One word: its digits' values OR-ed together show a non-digit (16) once, at its end.
+    uint64_t v = 0;
+    uint8_t bad = 0;
+    size_t i = at;
+    for (; i < request.size() && request[i] != ' '; ++i) {
+      const uint8_t d = kHexDigitValue[uint8_t(request[i])];
+      bad |= d;
+      v = (v << 4) | (d & 15);
+    }
+    if (i == at || i - at > 16 || bad > 15 || v > 0xffffffffu) return false;
+    words->push_back(uint32_t(v));
+    if (i == request.size()) return true;
+    at = i + 1;
   }
-  return true;
 }
 
-void decode(const nc_plugin_v1& p, const Tokens& t, std::string* line) {
+void decode(const nc_plugin_v1& p, std::string_view request, std::string* line) {
   if (!p.decode) return unsupported(line);
-  auto wt = t.size() > 1 ? word_type_token(t[1]) : std::nullopt;
+  std::string_view selector;
   std::vector<uint32_t> in;
-  if (!wt || !words_of(t, 2, &in)) return error(line, "malformed decode request");
+  const bool ok = selector_and_words(request, &selector, &in);
+  auto wt = ok ? word_type_token(selector) : std::nullopt;
+  if (!wt) return error(line, "malformed decode request");
   std::vector<uint32_t> out(in.size());
   std::vector<uint8_t> valid(in.size());
   if (!status_ok(p.decode(*wt, in.data(), in.size(), out.data(), valid.data()), line)) return;
-  line->assign("ok");
+  AnswerWriter a(line, 2 + in.size() * 12);  // " -2147483648" is the longest token
+  a.put("ok");
+  const bool is_float = word_type_is_float(*wt);
   for (size_t i = 0; i < in.size(); ++i) {
-    *line += ' ';
-    if (!valid[i]) *line += "invalid";
-    else if (word_type_is_float(*wt)) append_hex_word(line, out[i], 8);
-    else append_decimal(line, int32_t(out[i]));
+    a.put(' ');
+    if (!valid[i]) a.put("invalid");
+    else if (is_float) a.hex(out[i], 8);
+    else a.decimal(int32_t(out[i]));
   }
+  a.finish();
 }
 
-void validate(const nc_plugin_v1& p, const Tokens& t, std::string* line) {
+void validate(const nc_plugin_v1& p, std::string_view request, std::string* line) {
   if (!p.validate_word) return unsupported(line);
+  std::string_view selector;
+  std::vector<uint32_t> in;
   std::optional<nc_format> fmt;
   std::optional<nc_component> comp;
-  if (t.size() > 1) {
-    size_t dot = t[1].find('.');
+  if (selector_and_words(request, &selector, &in)) {
+    size_t dot = selector.find('.');
     if (dot != std::string_view::npos) {
-      fmt = format_token(t[1].substr(0, dot));
-      comp = component_token(t[1].substr(dot + 1));
+      fmt = format_token(selector.substr(0, dot));
+      comp = component_token(selector.substr(dot + 1));
     }
   }
-  std::vector<uint32_t> in;
-  if (!fmt || !comp || !words_of(t, 2, &in)) return error(line, "malformed validate request");
+  if (!fmt || !comp) return error(line, "malformed validate request");
   std::vector<uint8_t> valid(in.size());
   if (!status_ok(p.validate_word(*fmt, *comp, in.data(), in.size(), valid.data()), line)) return;
-  line->assign("ok");
-  for (uint8_t v : valid) *line += v ? " valid" : " invalid";
+  AnswerWriter a(line, 2 + in.size() * 8);
+  a.put("ok");
+  for (uint8_t v : valid) a.put(v ? " valid" : " invalid");
+  a.finish();
 }
 
-void parse(const nc_plugin_v1& p, const Tokens& t, std::string* line) {
+void parse(const nc_plugin_v1& p, std::string_view request, std::string* line) {
+  const Tokens t = split(request, ' ');
   if (!p.parse_format) return unsupported(line);
   line->assign("ok");
   for (size_t i = 1; i < t.size(); ++i) {
@@ -110,7 +157,8 @@ void parse(const nc_plugin_v1& p, const Tokens& t, std::string* line) {
   }
 }
 
-void reconstruct(const nc_plugin_v1& p, const Tokens& t, std::string* line) {
+void reconstruct(const nc_plugin_v1& p, std::string_view request, std::string* line) {
+  const Tokens t = split(request, ' ');
   if (!p.reconstruct) return unsupported(line);
   auto fmt = t.size() > 1 ? format_token(t[1]) : std::nullopt;
   if (!fmt) return error(line, "malformed reconstruct request");
@@ -147,25 +195,32 @@ void reconstruct(const nc_plugin_v1& p, const Tokens& t, std::string* line) {
     return;
   }
   if (!status_ok(st, line)) return;
-  line->assign("ok");
-  for (uint32_t w : out) *line += ' ', append_hex_word(line, w, 8);
+  AnswerWriter a(line, 2 + out.size() * 9);
+  a.put("ok");
+  for (uint32_t w : out) a.put(' '), a.hex(w, 8);
+  a.finish();
 }
 
-void convert(const nc_plugin_v1& p, const Tokens& t, std::string* line) {
+void convert(const nc_plugin_v1& p, std::string_view request, std::string* line) {
   if (!p.convert) return unsupported(line);
-  auto r = t.size() > 1 ? recipe_token(t[1]) : std::nullopt;
+  std::string_view selector;
   std::vector<uint32_t> in;
-  if (!r || !words_of(t, 2, &in)) return error(line, "malformed convert request");
+  const bool ok = selector_and_words(request, &selector, &in);
+  auto r = ok ? recipe_token(selector) : std::nullopt;
+  if (!r) return error(line, "malformed convert request");
   std::vector<uint32_t> out(in.size());
   if (!status_ok(p.convert(*r, in.data(), in.size(), out.data()), line)) return;
-  line->assign("ok");
   const int digits = recipe_result_hex_digits(*r);
-  for (uint32_t w : out) *line += ' ', append_hex_word(line, w, digits);
+  AnswerWriter a(line, 2 + out.size() * size_t(1 + digits));
+  a.put("ok");
+  for (uint32_t w : out) a.put(' '), a.hex(w, digits);
+  a.finish();
 }
 
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
-void encode(const nc_plugin_v1& p, const Tokens& t, std::string* line) {
+void encode(const nc_plugin_v1& p, std::string_view request, std::string* line) {
+  const Tokens t = split(request, ' ');
   if (!p.encode) return unsupported(line);
   if (t.size() != 5) return error(line, "encode takes FMT SRCTYPE SHAPE WORDS");
   auto fmt = format_token(t[1]);
@@ -226,7 +281,8 @@ bool tensor_of(const Tokens& t, Tensor* x) {
   return true;
 }
 
-void validate_tensor(const nc_plugin_v1& p, const Tokens& t, std::string* line) {
+void validate_tensor(const nc_plugin_v1& p, std::string_view request, std::string* line) {
+  const Tokens t = split(request, ' ');
   if (!p.validate_tensor) return unsupported(line);
   Tensor x;
   if (!tensor_of(t, &x)) return error(line, "malformed validate-tensor request");
@@ -246,7 +302,8 @@ void validate_tensor(const nc_plugin_v1& p, const Tokens& t, std::string* line) 
   else *line += '-';
 }
 
-void dequantize(const nc_plugin_v1& p, const Tokens& t, std::string* line) {
+void dequantize(const nc_plugin_v1& p, std::string_view request, std::string* line) {
+  const Tokens t = split(request, ' ');
   if (!p.dequantize) return unsupported(line);
   Tensor x;
   if (!tensor_of(t, &x)) return error(line, "malformed dequantize request");
@@ -269,7 +326,8 @@ bool parse_decimal(std::string_view s, uint64_t* out) {
 
 // layout FMT LAYOUT NxK:ROW:BLOCK... -> ok OFFSET/PLANE_BYTES... A version 1 table has no
 // layout_offsets field (its memory ends before it), so it is not read there.
-void layout(const nc_plugin_v1& p, const Tokens& t, std::string* line) {
+void layout(const nc_plugin_v1& p, std::string_view request, std::string* line) {
+  const Tokens t = split(request, ' ');
   auto fn = p.abi_version >= 2 ? p.layout_offsets : nullptr;
   if (!fn) return unsupported(line);
   auto fmt = t.size() > 2 ? format_token(t[1]) : std::nullopt;
@@ -299,8 +357,7 @@ void layout(const nc_plugin_v1& p, const Tokens& t, std::string* line) {
 }  // namespace
 
 void abi_answer(const nc_plugin_v1& table, std::string_view request, std::string* line) {
-  const Tokens t = split(request, ' ');
-  const std::string_view verb = t[0];
+  const std::string_view verb = request.substr(0, request.find(' '));
   if (verb == "hello") {
     line->assign("ok ");
     *line += single_token(table.name, "unnamed");
@@ -308,15 +365,15 @@ void abi_answer(const nc_plugin_v1& table, std::string_view request, std::string
     *line += single_token(table.version, "0");
     return;
   }
-  if (verb == "decode") return decode(table, t, line);
-  if (verb == "validate") return validate(table, t, line);
-  if (verb == "parse") return parse(table, t, line);
-  if (verb == "reconstruct") return reconstruct(table, t, line);
-  if (verb == "convert") return convert(table, t, line);
-  if (verb == "encode") return encode(table, t, line);
-  if (verb == "validate-tensor") return validate_tensor(table, t, line);
-  if (verb == "dequantize") return dequantize(table, t, line);
-  if (verb == "layout") return layout(table, t, line);
+  if (verb == "decode") return decode(table, request, line);
+  if (verb == "validate") return validate(table, request, line);
+  if (verb == "parse") return parse(table, request, line);
+  if (verb == "reconstruct") return reconstruct(table, request, line);
+  if (verb == "convert") return convert(table, request, line);
+  if (verb == "encode") return encode(table, request, line);
+  if (verb == "validate-tensor") return validate_tensor(table, request, line);
+  if (verb == "dequantize") return dequantize(table, request, line);
+  if (verb == "layout") return layout(table, request, line);
   unsupported(line);
 }
 

@@ -70,8 +70,7 @@ void Response::index_tokens() {
   token_starts.clear();
   if (line.size() <= 3) return;
   token_starts.push_back(3);
-  for (size_t i = 3; i < line.size(); ++i)
-    if (line[i] == ' ') token_starts.push_back(i + 1);
+  for (size_t at = line.find(' ', 3); at != line.npos; at = line.find(' ', at + 1)) token_starts.push_back(at + 1);
 }
 
 std::string shell_quote(const std::string& s) {

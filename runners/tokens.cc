@@ -1,6 +1,5 @@
 #include "runners/tokens.h"
 
-#include <array>
 #include <cinttypes>
 #include <cstdio>
 
@@ -19,25 +18,11 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
   return parts;
 }
 
-namespace {
-// Each character's hex digit value, or 16 for a character that is none: one load per digit, no
-// branch on which range it falls in (unpredictable in random words).
-constexpr std::array<uint8_t, 256> kHexValue = [] {
-  std::array<uint8_t, 256> v{};
-  for (int c = 0; c < 256; ++c)
-    v[size_t(c)] = c >= '0' && c <= '9' ? uint8_t(c - '0')
-                   : c >= 'a' && c <= 'f' ? uint8_t(c - 'a' + 10)
-                   : c >= 'A' && c <= 'F' ? uint8_t(c - 'A' + 10)
-                                          : 16;
-  return v;
-}();
-}  // namespace
-
 bool parse_hex(std::string_view s, uint64_t* out) {
   if (s.empty() || s.size() > 16) return false;
   uint64_t v = 0;
   for (char c : s) {
-    const uint8_t d = kHexValue[uint8_t(c)];
+    const uint8_t d = kHexDigitValue[uint8_t(c)];
     if (d > 15) return false;
     v = (v << 4) | d;
   }
@@ -88,10 +73,9 @@ std::string hex_word(uint64_t v, int digits) {
 }
 
 void append_hex_word(std::string* s, uint64_t v, int digits) {
-  static const char kDigits[] = "0123456789abcdef";
   const size_t at = s->size();
   s->resize(at + size_t(digits));
-  for (int i = digits - 1; i >= 0; --i, v >>= 4) (*s)[at + size_t(i)] = kDigits[v & 15];
+  write_hex_word(s->data() + at, v, digits);
 }
 
 bool is_binary32_token(std::string_view s) {

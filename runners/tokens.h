@@ -2,6 +2,7 @@
 // decimals, comma and 'x' lists. Parsers return false instead of throwing on malformed input.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -10,6 +11,17 @@
 namespace nc::runners {
 
 std::vector<std::string_view> split(std::string_view s, char sep);
+// Each character's hex digit value (any case), or 16 for a character that is none: one load per
+// digit, no branch on which range it falls in (unpredictable in random words).
+inline constexpr std::array<uint8_t, 256> kHexDigitValue = [] {
+  std::array<uint8_t, 256> v{};
+  for (int c = 0; c < 256; ++c)
+    v[size_t(c)] = c >= '0' && c <= '9'   ? uint8_t(c - '0')
+                   : c >= 'a' && c <= 'f' ? uint8_t(c - 'a' + 10)
+                   : c >= 'A' && c <= 'F' ? uint8_t(c - 'A' + 10)
+                                          : 16;
+  return v;
+}();
 // Hex word of at most 16 digits, any case; false on an empty or non-hex token.
 bool parse_hex(std::string_view s, uint64_t* out);
 bool parse_hex_list(std::string_view s, std::vector<uint64_t>* out);  // "a,b,c"
@@ -17,6 +29,11 @@ bool parse_dec(std::string_view s, int64_t* out);
 bool parse_shape(std::string_view s, std::vector<uint64_t>* out);    // "3x130", positive or zero extents
 std::string hex_word(uint64_t v, int digits);                         // lowercase, zero padded
 void append_hex_word(std::string* s, uint64_t v, int digits);         // the same, written onto *s
+// The same at out, returning its end (inline: answer lines are written a word at a time).
+inline char* write_hex_word(char* out, uint64_t v, int digits) {
+  for (int i = digits - 1; i >= 0; --i, v >>= 4) out[i] = "0123456789abcdef"[v & 15];
+  return out + digits;
+}
 // Fixed-width lowercase hex of a binary32 result token: exactly 8 hex digits.
 bool is_binary32_token(std::string_view s);
 bool binary32_is_nan(uint32_t w);
