@@ -136,23 +136,25 @@ bool replay_suite(Target& target, corpus::SuiteReader& reader, const ReplayOptio
   size_t done = 0;
 
   // Tag lists of the judged cases, counted per distinct list (few per suite) and split once at
-  // the end: the diagnosis ranks failure tags against them. The map is searched only when the
-  // cache of recent lists misses; the cache keys are the map's strings, which outlive the records.
+  // the end: the diagnosis ranks failure tags against them. A record's list is counted as it is
+  // read, while its text is in cache, and taken back if the case goes untested (rare). The map is
+  // searched only when the cache of recent lists misses; the cache keys are the map's strings,
+  // which outlive the records.
   std::map<std::string, size_t, std::less<>> judged_tag_lists;
   corpus::ViewCache<size_t*> judged_tag_count;
+  auto tag_count = [&](std::string_view list) -> size_t& {
+    size_t** count = judged_tag_count.find(list);
+    if (!count) {
+      auto it = judged_tag_lists.find(list);
+      if (it == judged_tag_lists.end()) it = judged_tag_lists.emplace(list, 0).first;
+      count = &judged_tag_count.put(it->first, &it->second);
+    }
+    return **count;
+  };
   // Only failures keep a copy of their record; every other case is a count.
   auto record_case = [&](const corpus::Record& r, Verdict v, std::string_view actual, const Judgement* j) {
     ++res.counts[size_t(v)];
-    if (v != Verdict::Untested) {
-      const std::string_view list = r.fields[tags_col];
-      size_t** count = judged_tag_count.find(list);
-      if (!count) {
-        auto it = judged_tag_lists.find(list);
-        if (it == judged_tag_lists.end()) it = judged_tag_lists.emplace(list, 0).first;
-        count = &judged_tag_count.put(it->first, &it->second);
-      }
-      ++**count;
-    }
+    if (v == Verdict::Untested) --tag_count(r.fields[tags_col]);
     if (j && v == Verdict::PassUnderPolicy) res.policies_used.emplace(j->policy);
     if (v != Verdict::Fail && v != Verdict::TargetError) return;
     CaseResult cr;
@@ -220,6 +222,7 @@ bool replay_suite(Target& target, corpus::SuiteReader& reader, const ReplayOptio
     if (!more) return *error = more.error().message(), false;
     if (!*more) break;
     if (!o.tag.empty() && !has_tag(pool[n].fields[tags_col], o.tag)) continue;
+    ++tag_count(pool[n].fields[tags_col]);
     if (n > 0 && (selector_suffix(res.cap, pool[n]) != batch_suffix || n >= limit)) {
       const size_t pending = n;
       flush();
@@ -236,7 +239,7 @@ bool replay_suite(Target& target, corpus::SuiteReader& reader, const ReplayOptio
   }
   flush();
   for (const auto& [list, n] : judged_tag_lists)
-    if (list != "-")
+    if (list != "-" && n)
       for (std::string_view t : split(list, ',')) res.judged_tags[std::string(t)] += n;
   res.diagnosis = diagnose(h, res);
   return true;
