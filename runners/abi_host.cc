@@ -137,8 +137,8 @@ void validate(const nc_plugin_v1& p, std::string_view request, std::string* line
 }
 
 void parse(const nc_plugin_v1& p, std::string_view request, std::string* line) {
-  const Tokens t = split(request, ' ');
   if (!p.parse_format) return unsupported(line);
+  const Tokens t = split(request, ' ');
   line->assign("ok");
   for (size_t i = 1; i < t.size(); ++i) {
     std::string bytes;
@@ -158,8 +158,8 @@ void parse(const nc_plugin_v1& p, std::string_view request, std::string* line) {
 }
 
 void reconstruct(const nc_plugin_v1& p, std::string_view request, std::string* line) {
-  const Tokens t = split(request, ' ');
   if (!p.reconstruct) return unsupported(line);
+  const Tokens t = split(request, ' ');
   auto fmt = t.size() > 1 ? format_token(t[1]) : std::nullopt;
   if (!fmt) return error(line, "malformed reconstruct request");
   const bool has_div = *fmt == NC_FORMAT_NVFP4;
@@ -178,26 +178,33 @@ void reconstruct(const nc_plugin_v1& p, std::string_view request, std::string* l
     scale.push_back(uint32_t(s));
     div.push_back(uint32_t(d));
   }
+  // The ABI has no per-element validity for reconstruct: a batch holding one code word without a
+  // value (W8 0x80) fails whole. Such a batch is retried in halves, down to single elements, so
+  // the few refused elements of a large batch cost a few calls each; an element refused alone is
+  // answered `invalid`, which the runner judges against the record's !code-illegal.
   std::vector<uint32_t> out(code.size());
-  const uint32_t* d = has_div ? div.data() : nullptr;
-  int st = p.reconstruct(*fmt, code.data(), scale.data(), d, code.size(), out.data());
-  if (st == NC_EINVALID) {
-    // The ABI has no per-element validity for reconstruct: a batch holding one code word without
-    // a value (W8 0x80) fails whole. Retry element by element; an element refused alone is
-    // answered `invalid`, which the runner judges against the record's !code-illegal.
-    line->assign("ok");
-    for (size_t i = 0; i < code.size(); ++i) {
-      int one = p.reconstruct(*fmt, &code[i], &scale[i], has_div ? &div[i] : nullptr, 1, &out[i]);
-      if (one == NC_EINVALID) *line += " invalid";
-      else if (!status_ok(one, line)) return;
-      else *line += ' ', append_hex_word(line, out[i], 8);
+  std::vector<uint8_t> refused(code.size());
+  auto call = [&](auto& self, size_t from, size_t to) -> int {
+    const int st = p.reconstruct(*fmt, code.data() + from, scale.data() + from, has_div ? div.data() + from : nullptr,
+                                 to - from, out.data() + from);
+    if (st != NC_EINVALID) return st;
+    if (to - from <= 1) {
+      if (to > from) refused[from] = 1;
+      return NC_OK;
     }
-    return;
-  }
+    const size_t half = from + (to - from) / 2;
+    const int first = self(self, from, half);
+    return first == NC_OK ? self(self, half, to) : first;
+  };
+  const int st = call(call, 0, code.size());
   if (!status_ok(st, line)) return;
   AnswerWriter a(line, 2 + out.size() * 9);
   a.put("ok");
-  for (uint32_t w : out) a.put(' '), a.hex(w, 8);
+  for (size_t i = 0; i < out.size(); ++i) {
+    a.put(' ');
+    if (refused[i]) a.put("invalid");
+    else a.hex(out[i], 8);
+  }
   a.finish();
 }
 
@@ -220,8 +227,8 @@ void convert(const nc_plugin_v1& p, std::string_view request, std::string* line)
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
 void encode(const nc_plugin_v1& p, std::string_view request, std::string* line) {
-  const Tokens t = split(request, ' ');
   if (!p.encode) return unsupported(line);
+  const Tokens t = split(request, ' ');
   if (t.size() != 5) return error(line, "encode takes FMT SRCTYPE SHAPE WORDS");
   auto fmt = format_token(t[1]);
   auto src = source_type_token(t[2]);
@@ -282,8 +289,8 @@ bool tensor_of(const Tokens& t, Tensor* x) {
 }
 
 void validate_tensor(const nc_plugin_v1& p, std::string_view request, std::string* line) {
-  const Tokens t = split(request, ' ');
   if (!p.validate_tensor) return unsupported(line);
+  const Tokens t = split(request, ' ');
   Tensor x;
   if (!tensor_of(t, &x)) return error(line, "malformed validate-tensor request");
   int32_t rule = -1;
@@ -303,8 +310,8 @@ void validate_tensor(const nc_plugin_v1& p, std::string_view request, std::strin
 }
 
 void dequantize(const nc_plugin_v1& p, std::string_view request, std::string* line) {
-  const Tokens t = split(request, ' ');
   if (!p.dequantize) return unsupported(line);
+  const Tokens t = split(request, ' ');
   Tensor x;
   if (!tensor_of(t, &x)) return error(line, "malformed dequantize request");
   std::vector<uint32_t> out(x.codes.size());
@@ -327,9 +334,9 @@ bool parse_decimal(std::string_view s, uint64_t* out) {
 // layout FMT LAYOUT NxK:ROW:BLOCK... -> ok OFFSET/PLANE_BYTES... A version 1 table has no
 // layout_offsets field (its memory ends before it), so it is not read there.
 void layout(const nc_plugin_v1& p, std::string_view request, std::string* line) {
-  const Tokens t = split(request, ' ');
   auto fn = p.abi_version >= 2 ? p.layout_offsets : nullptr;
   if (!fn) return unsupported(line);
+  const Tokens t = split(request, ' ');
   auto fmt = t.size() > 2 ? format_token(t[1]) : std::nullopt;
   auto lay = t.size() > 2 ? layout_token(t[2]) : std::nullopt;
   if (!fmt || !lay) return error(line, "malformed layout request");
