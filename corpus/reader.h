@@ -73,6 +73,10 @@ class SuiteReader {
   // Opens `path` (a .vec.zst file) and reads and validates the header. The file stem must be
   // the header's suite name.
   static Result<std::unique_ptr<SuiteReader>> open(const std::string& path, TextHash text_hash = TextHash::Compute);
+  // The same over a file's bytes already read and found to hash to `compressed_sha256` (by
+  // verify_files, which keeps them): decompressed without reading or hashing the file again.
+  static Result<std::unique_ptr<SuiteReader>> from_verified(std::string compressed, std::string compressed_sha256,
+                                                           const std::string& path, TextHash text_hash);
   // Reads uncompressed text held in memory; `name` is used in errors.
   static Result<std::unique_ptr<SuiteReader>> from_text(std::string text, const std::string& name);
 

@@ -138,8 +138,12 @@ __attribute__((target("sha,sse4.1"))) void compress_sha_ni_lanes(uint32_t* const
     for (int i = 0; i < 4; ++i)
       m[n][i] = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(block[n] + 16 * i)), bswap);
   }
+  // Unrolled whole (both loops), so that the lanes' state and m[n][g % 4] are registers, not
+  // stack slots.
+#pragma GCC unroll 16
   for (int g = 0; g < 16; ++g) {
     const __m128i kg = _mm_loadu_si128(reinterpret_cast<const __m128i*>(kK + 4 * g));
+#pragma GCC unroll 4
     for (int n = 0; n < N; ++n) {
       if (g >= 4) {
         // W[g] from W[g-4..g-1] (four words each), kept in m[g % 4].
