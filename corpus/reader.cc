@@ -48,7 +48,7 @@ uint32_t spaces_at(std::string_view line, size_t base) {
 }  // namespace
 
 std::string split_record_into(std::string_view line, size_t ncolumns, std::vector<std::string_view>& fields) {
-  fields.resize(ncolumns);
+  if (fields.size() != ncolumns) fields.resize(ncolumns);
   // Fields are a few bytes each: the spaces are found 16 bytes at a time rather than by a
   // search per field. Field i ends at the i-th space; the comment is the rest of the line.
   size_t i = 0, start = 0;
