@@ -11,7 +11,7 @@ std::string case_id(std::string_view suite, const std::vector<std::string>& inpu
     joined += inputs[i];
   }
   unsigned char digest[32];
-  sha256_parts({suite, "\n", joined}, digest);
+  Sha256WithPrefix(std::string(suite) + '\n').digest(joined, digest);
   static constexpr char kHex[] = "0123456789abcdef";
   std::string id(suite);
   id += ':';

@@ -9,6 +9,7 @@
 
 #include "corpus/reader.h"
 #include "corpus/sha256.h"
+#include "corpus/zstd_io.h"
 
 namespace nc::corpus {
 
@@ -143,16 +144,29 @@ Error tampered(const std::string& path, const std::string& sha, const ManifestEn
 
 }  // namespace
 
-std::vector<Error> verify_files(const std::string& dir, const Manifest& m) {
+std::vector<Error> verify_files(const std::string& dir, const Manifest& m, std::vector<std::string>* contents) {
   std::vector<Error> errors;
-  for (const auto& e : m.suites) {
+  if (contents) contents->assign(m.suites.size(), "");
+  for (size_t i = 0; i < m.suites.size(); ++i) {
+    const ManifestEntry& e = m.suites[i];
     std::string path = (fs::path(dir) / e.file).string();
     if (std::string why = check_file(path, e); !why.empty()) {
       errors.push_back({path, 0, "", why});
       continue;
     }
-    std::string sha = file_sha256(path);
+    if (!contents) {
+      std::string sha = file_sha256(path);
+      if (sha != e.compressed_sha256) errors.push_back(tampered(path, sha, e));
+      continue;
+    }
+    Result<std::string> bytes = read_file(path);
+    if (!bytes) {
+      errors.push_back(bytes.error());
+      continue;
+    }
+    std::string sha = sha256_hex(*bytes);
     if (sha != e.compressed_sha256) errors.push_back(tampered(path, sha, e));
+    else (*contents)[i] = std::move(*bytes);
   }
   flag_unlisted(dir, m, errors);
   return errors;

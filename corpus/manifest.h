@@ -49,8 +49,10 @@ std::vector<Error> verify_corpus(const std::string& dir, const Manifest& m);
 // The cheap half of verify_corpus, for readers that validate each suite as they stream it:
 // every listed file present with its listed size and compressed SHA-256 (hashing the file's bytes,
 // no decompression), and no unlisted *.vec.zst. Such a reader then calls check_totals() with
-// what it read.
-std::vector<Error> verify_files(const std::string& dir, const Manifest& m);
+// what it read. With `contents`, it keeps each listed file's bytes as hashed (in manifest order;
+// "" for a file with a problem), so that the reader can decompress exactly the bytes that matched
+// (SuiteReader::from_verified) instead of reading and hashing the file again.
+std::vector<Error> verify_files(const std::string& dir, const Manifest& m, std::vector<std::string>* contents = nullptr);
 // A suite read to its end against its manifest entry: hashes (the text's where it was computed),
 // text size, record count.
 Status check_totals(const std::string& path, const ManifestEntry& e, const SuiteReader::Totals& totals);

@@ -48,7 +48,7 @@ uint32_t spaces_at(std::string_view line, size_t base) {
 }  // namespace
 
 std::string split_record_into(std::string_view line, size_t ncolumns, std::vector<std::string_view>& fields) {
-  fields.resize(ncolumns);
+  if (fields.size() != ncolumns) fields.resize(ncolumns);
   // Fields are a few bytes each: the spaces are found 16 bytes at a time rather than by a
   // search per field. Field i ends at the i-th space; the comment is the rest of the line.
   size_t i = 0, start = 0;
@@ -56,7 +56,7 @@ std::string split_record_into(std::string_view line, size_t ncolumns, std::vecto
     for (uint32_t mask = spaces_at(line, base); mask != 0 && i + 1 < ncolumns; mask &= mask - 1) {
       const size_t sp = base + size_t(__builtin_ctz(mask));
       if (sp == start) return "empty field " + std::to_string(i + 1) + " (only `comment` may be empty; write `-` for an absent value)";
-      fields[i++] = line.substr(start, sp - start);
+      fields[i++] = std::string_view(line.data() + start, sp - start);
       start = sp + 1;
     }
   }
@@ -65,10 +65,10 @@ std::string split_record_into(std::string_view line, size_t ncolumns, std::vecto
     if (i + 2 != ncolumns)
       return "record has " + std::to_string(i + 1) + " fields, the header declares " + std::to_string(ncolumns) + " columns";
     if (start == line.size()) return "empty field " + std::to_string(i + 1) + " (only `comment` may be empty; write `-` for an absent value)";
-    fields[i++] = line.substr(start);
+    fields[i++] = std::string_view(line.data() + start, line.size() - start);
     start = line.size();
   }
-  fields[ncolumns - 1] = line.substr(start);
+  fields[ncolumns - 1] = std::string_view(line.data() + start, line.size() - start);
   return {};
 }
 
@@ -95,7 +95,7 @@ Result<bool> SuiteReader::next_line(std::string_view& line) {
   if (pos_ == text.size()) return false;
   const size_t nl = text.find('\n', pos_);
   if (nl == std::string_view::npos) return error(line_no_ + 1, "", "last line has no terminating newline (file truncated?)");
-  line = text.substr(pos_, nl - pos_);
+  line = std::string_view(text.data() + pos_, nl - pos_);
   pos_ = nl + 1;
   ++line_no_;
   if (!line.empty() && line.back() == '\r') return error(line_no_, "", "carriage return at end of line (lines end with \\n only)");
@@ -115,6 +115,16 @@ bool parse_u64(std::string_view s, uint64_t& out) {
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
   return ec == std::errc() && p == s.data() + s.size();
 }
+
+// The two lowercase hex digits of every byte, looked up rather than computed per digit.
+struct HexPairs {
+  char digits[256][2];
+  constexpr HexPairs() : digits{} {
+    constexpr char kHex[] = "0123456789abcdef";
+    for (int b = 0; b < 256; ++b) digits[b][0] = kHex[b >> 4], digits[b][1] = kHex[b & 15];
+  }
+};
+constexpr HexPairs kHexPairs;
 
 bool is_lower_hex(std::string_view s) {
   return std::all_of(s.begin(), s.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
@@ -154,6 +164,7 @@ Status SuiteReader::read_header() {
     } else if (key == "suite") {
       header_.suite = value;
       id_prefix_ = value + ":";
+      id_hash_ = Sha256WithPrefix(value + '\n');
     } else if (key == "op") {
       header_.op = value;
     } else if (key == "about") {
@@ -189,13 +200,19 @@ Status SuiteReader::read_header() {
 }
 
 Result<std::unique_ptr<SuiteReader>> SuiteReader::open(const std::string& path, TextHash text_hash) {
-  std::unique_ptr<SuiteReader> r(new SuiteReader());
-  r->name_ = path;
   Result<std::string> compressed = read_file(path);
   if (!compressed) return compressed.error();
-  r->totals_.compressed_bytes = compressed->size();
-  r->totals_.compressed_sha256 = sha256_hex(*compressed);
-  Result<std::string> text = zstd_decompress(*compressed, path);
+  std::string sha = sha256_hex(*compressed);
+  return from_verified(std::move(*compressed), std::move(sha), path, text_hash);
+}
+
+Result<std::unique_ptr<SuiteReader>> SuiteReader::from_verified(std::string compressed, std::string compressed_sha256,
+                                                                const std::string& path, TextHash text_hash) {
+  std::unique_ptr<SuiteReader> r(new SuiteReader());
+  r->name_ = path;
+  r->totals_.compressed_bytes = compressed.size();
+  r->totals_.compressed_sha256 = std::move(compressed_sha256);
+  Result<std::string> text = zstd_decompress(compressed, path);
   if (!text) return text.error();
   if (Status s = r->start(std::move(*text), text_hash == TextHash::Compute)) return *s;
   std::string stem = std::filesystem::path(path).filename().string();
@@ -212,76 +229,104 @@ Result<std::unique_ptr<SuiteReader>> SuiteReader::from_text(std::string text, co
 }
 
 Status SuiteReader::check_names(std::string_view field, const std::vector<std::pair<std::string, std::string>>& declared,
-                                const char* what, std::string_view id) const {
+                                const char* what, size_t line, std::string_view id) const {
   if (field == "-") return std::nullopt;
   std::string_view prev, rest = field;
   for (bool first = true;; first = false) {
     size_t comma = rest.find(',');
     std::string_view n = rest.substr(0, comma);
     if (n.empty() || (!first && !(prev < n)))
-      return error(line_no_, std::string(id), std::string(what) + " list `" + std::string(field) + "` is not a sorted comma list of distinct names");
+      return error(line, std::string(id), std::string(what) + " list `" + std::string(field) + "` is not a sorted comma list of distinct names");
     auto it = std::lower_bound(declared.begin(), declared.end(), n, [](const auto& p, std::string_view k) { return p.first < k; });
     if (it == declared.end() || it->first != n)
-      return error(line_no_, std::string(id), std::string(what) + " `" + std::string(n) + "` is not declared in the header");
+      return error(line, std::string(id), std::string(what) + " `" + std::string(n) + "` is not declared in the header");
     if (comma == std::string_view::npos) return std::nullopt;
     prev = n;
     rest.remove_prefix(comma + 1);
   }
 }
 
-Result<bool> SuiteReader::next(Record& r) {
-  std::string_view line;
-  Result<bool> got = next_line(line);
-  if (!got) return got.error();
-  if (!*got) {
-    if (totals_.records != header_.records)
-      return error(0, "", "declared " + std::to_string(header_.records) + ", found " + std::to_string(totals_.records) + " records");
-    return false;
-  }
-  r.line = line_no_;
-  if (line.empty()) return error(line_no_, "", "empty line");
-  if (line[0] == '#') return error(line_no_, "", "header line after #records");
+void SuiteReader::read_ahead() {
+  ahead_next_ = ahead_count_ = 0;
+  ahead_.resize(kAhead);
   const size_t ncol = header_.columns.size();
-  if (std::string why = split_record_into(line, ncol, r.fields); !why.empty())
-    return error(line_no_, std::string(line.substr(0, line.find(' '))), why);
+  std::string_view line;
+  while (ahead_count_ < kAhead) {
+    Result<bool> got = next_line(line);
+    if (!got) return void(ahead_error_ = got.error());
+    if (!*got) return void(ahead_end_ = true);
+    if (line.empty()) return void(ahead_error_ = error(line_no_, "", "empty line"));
+    if (line[0] == '#') return void(ahead_error_ = error(line_no_, "", "header line after #records"));
+    Record& a = ahead_[ahead_count_];
+    a.line = line_no_;
+    if (std::string why = split_record_into(line, ncol, a.fields); !why.empty())
+      return void(ahead_error_ = error(line_no_, std::string(line.substr(0, line.find(' '))), why));
+    // What the id hashes after the suite's name: the line's bytes from after the id up to the
+    // space before `expect`.
+    const std::vector<std::string_view>& f = a.fields;
+    size_t inputs_len = 0;
+    for (size_t i = 1; i < accept_col_ - 1; ++i) inputs_len += f[i].size() + (i > 1);
+    messages_[ahead_count_++] = std::string_view(f[0].data() + f[0].size() + 1, inputs_len);
+  }
+}
+
+Result<bool> SuiteReader::next(Record& r) {
+  // Lines are split and their ids hashed kAhead at a time (hashing several at once is faster);
+  // records are then checked and handed out one by one, so a problem on a line is reported only
+  // after every record before it, as if read one at a time.
+  if (ahead_next_ == ahead_count_) {
+    if (!ahead_error_ && !ahead_end_) {
+      read_ahead();
+      id_hash_.digest_each(messages_, ahead_count_, digests_);
+    }
+    if (ahead_next_ == ahead_count_) {
+      if (ahead_error_) return *ahead_error_;
+      if (totals_.records != header_.records)
+        return error(0, "", "declared " + std::to_string(header_.records) + ", found " + std::to_string(totals_.records) + " records");
+      return false;
+    }
+  }
+  const size_t k = ahead_next_++;
+  std::swap(r.fields, ahead_[k].fields);
+  r.line = ahead_[k].line;
+  const size_t line = r.line;
+  const unsigned char* digest = digests_[k];
   const std::string_view id = r.id();
-  // Syntax, then content: the id must be this suite's hash of this record's inputs, which are
-  // the line's bytes from after the id up to the space before `expect`. Digits equal to the
-  // hash's are lowercase hex, so the digits' syntax is checked only when they differ.
+  // Syntax, then content: the id must be this suite's hash of this record's inputs. Digits equal
+  // to the hash's are lowercase hex, so the digits' syntax is checked only when they differ.
   const size_t p = id_prefix_.size();
   auto malformed = [&] {
-    return error(line_no_, std::string(id), "malformed id (expected `" + id_prefix_ + "` and 12 lowercase hex digits)");
+    return error(line, std::string(id), "malformed id (expected `" + id_prefix_ + "` and 12 lowercase hex digits)");
   };
   if (id.size() != p + 12 || id.compare(0, p, id_prefix_) != 0) return malformed();
-  size_t inputs_len = 0;
-  for (size_t i = 1; i < accept_col_ - 1; ++i) inputs_len += r.fields[i].size() + (i > 1);
-  unsigned char digest[32];
-  sha256_parts({header_.suite, "\n", line.substr(id.size() + 1, inputs_len)}, digest);
-  static constexpr char kHex[] = "0123456789abcdef";
   char want[12];
-  for (size_t i = 0; i < 6; ++i) want[2 * i] = kHex[digest[i] >> 4], want[2 * i + 1] = kHex[digest[i] & 15];
+  for (size_t i = 0; i < 6; ++i) std::memcpy(want + 2 * i, kHexPairs.digits[digest[i]], 2);
   if (std::memcmp(want, id.data() + p, 12) != 0) {
     if (!is_lower_hex(id.substr(p))) return malformed();
-    return error(line_no_, std::string(id),
+    return error(line, std::string(id),
                  "id does not match the record's inputs (expected " + id_prefix_ + std::string(want, 12) + ")");
   }
+  // Both ids are this suite's prefix and the hex of their hash's first 6 bytes: lowercase hex
+  // sorts as the bytes it spells, so the ids' order is that of those bytes as one number.
+  uint64_t digits = 0;
+  for (size_t i = 0; i < 6; ++i) digits = digits << 8 | digest[i];
   if (!prev_id_.empty()) {
-    const int order = id.compare(prev_id_);
-    if (order == 0) return error(line_no_, std::string(id), "duplicate id (first at line " + std::to_string(prev_line_) + ")");
-    if (order < 0) return error(line_no_, std::string(id), "records not sorted by id (follows " + std::string(prev_id_) + ")");
+    if (digits == prev_digits_) return error(line, std::string(id), "duplicate id (first at line " + std::to_string(prev_line_) + ")");
+    if (digits < prev_digits_) return error(line, std::string(id), "records not sorted by id (follows " + std::string(prev_id_) + ")");
   }
   prev_id_ = id;
-  prev_line_ = line_no_;
-  if (std::string why = schema_.check(r.fields); !why.empty()) return error(line_no_, std::string(id), why);
+  prev_digits_ = digits;
+  prev_line_ = line;
+  if (std::string why = schema_.check(r.fields); !why.empty()) return error(line, std::string(id), why);
   // Tags and policies: each used name declared, lists sorted and unique.
-  const std::string_view tags = r.fields[ncol - 2];
+  const std::string_view tags = r.fields[r.fields.size() - 2];
   if (!good_tags_.find(tags)) {
-    if (Status s = check_names(tags, header_.tags, "tag", id)) return *s;
+    if (Status s = check_names(tags, header_.tags, "tag", line, id)) return *s;
     good_tags_.put(tags, true);
   }
   const std::string_view accept = r.fields[accept_col_];
-  if (!good_accept_.find(accept)) {
-    if (Status s = check_names(accept, header_.policies, "policy", id)) return *s;
+  if (accept != "-" && !good_accept_.find(accept)) {  // most records name no policy
+    if (Status s = check_names(accept, header_.policies, "policy", line, id)) return *s;
     good_accept_.put(accept, true);
   }
   ++totals_.records;

@@ -16,6 +16,7 @@
 
 #include "corpus/error.h"
 #include "corpus/schema.h"
+#include "corpus/sha256.h"
 #include "corpus/view_cache.h"
 
 namespace nc::corpus {
@@ -72,6 +73,10 @@ class SuiteReader {
   // Opens `path` (a .vec.zst file) and reads and validates the header. The file stem must be
   // the header's suite name.
   static Result<std::unique_ptr<SuiteReader>> open(const std::string& path, TextHash text_hash = TextHash::Compute);
+  // The same over a file's bytes already read and found to hash to `compressed_sha256` (by
+  // verify_files, which keeps them): decompressed without reading or hashing the file again.
+  static Result<std::unique_ptr<SuiteReader>> from_verified(std::string compressed, std::string compressed_sha256,
+                                                           const std::string& path, TextHash text_hash);
   // Reads uncompressed text held in memory; `name` is used in errors.
   static Result<std::unique_ptr<SuiteReader>> from_text(std::string text, const std::string& name);
 
@@ -95,7 +100,10 @@ class SuiteReader {
   Error error(size_t line, std::string case_id, std::string rule) const;
   // Tag or accept list: every name declared, sorted and distinct.
   Status check_names(std::string_view field, const std::vector<std::pair<std::string, std::string>>& declared,
-                     const char* what, std::string_view id) const;
+                     const char* what, size_t line, std::string_view id) const;
+  // Splits up to kAhead more lines into ahead_ and their hashed bytes into messages_; stops at
+  // the end of the text (ahead_end_) or at a line in error (ahead_error_).
+  void read_ahead();
 
   std::shared_ptr<const std::string> text_;
   size_t pos_ = 0;  // where the next line starts
@@ -104,9 +112,19 @@ class SuiteReader {
   size_t line_no_ = 0;
   RecordSchema schema_;
   std::string id_prefix_;  // "<suite>:"
+  Sha256WithPrefix id_hash_;  // ids hash "<suite>\n" then the inputs
   size_t accept_col_ = 0;   // expect is the one before; inputs are 1 .. accept_col_ - 2
   std::string_view prev_id_;
+  uint64_t prev_digits_ = 0;  // prev_id_'s hash bytes, which order the ids
   size_t prev_line_ = 0;
+  // Records split but not yet handed out, with the SHA-256 of what their ids hash.
+  static constexpr size_t kAhead = 16;
+  std::vector<Record> ahead_;
+  std::string_view messages_[kAhead];
+  unsigned char digests_[kAhead][32];
+  size_t ahead_next_ = 0, ahead_count_ = 0;
+  bool ahead_end_ = false;
+  std::optional<Error> ahead_error_;
   // Tag and accept lists already found well-formed: records repeat a few.
   ViewCache<bool> good_tags_, good_accept_;
   Totals totals_;

@@ -1,6 +1,7 @@
 #include "corpus/schema.h"
 
 #include <array>
+#include <cstring>
 #include <utility>
 
 #include "corpus/reader.h"
@@ -44,11 +45,30 @@ constexpr std::array<std::string_view, 9> kRules{"shape",   "code-illegal",   "s
 constexpr bool is_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }
 constexpr bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
+// Whether the 8 bytes in x are all lowercase hex digits, all at once: a byte v < 0x80 with its
+// top bit set, less c < 0x80, keeps its top bit exactly when v >= c, and borrows from no other byte.
+bool all_lower_hex8(uint64_t x) {
+  constexpr uint64_t kOnes = 0x0101010101010101u, kTop = 0x80 * kOnes;
+  const uint64_t t = x | kTop;
+  const uint64_t digit = (t - 0x30 * kOnes) & ~(t - 0x3a * kOnes);
+  const uint64_t letter = (t - 0x61 * kOnes) & ~(t - 0x67 * kOnes);
+  return (x & kTop) == 0 && ((digit | letter) & kTop) == kTop;
+}
+
 bool hex_word(std::string_view s, int digits) {
   if (s.size() != size_t(digits)) return false;
-  for (char c : s)
-    if (!is_hex(c)) return false;
-  return true;
+  // Words of up to 8 digits (nearly every field) are checked in one 8-byte test, padded with '0'.
+  uint64_t x = 0x3030303030303030u;
+  switch (digits) {
+    case 8: std::memcpy(&x, s.data(), 8); return all_lower_hex8(x);
+    case 4: std::memcpy(&x, s.data(), 4); return all_lower_hex8(x);
+    case 2: std::memcpy(&x, s.data(), 2); return all_lower_hex8(x);
+    case 1: std::memcpy(&x, s.data(), 1); return all_lower_hex8(x);
+    default:
+      for (char c : s)
+        if (!is_hex(c)) return false;
+      return true;
+  }
 }
 
 // Unsigned decimal without leading zeros ("0" itself allowed).

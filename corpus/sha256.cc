@@ -2,8 +2,7 @@
 
 #include <openssl/evp.h>
 
-#include <algorithm>
-
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
@@ -93,6 +92,15 @@ constexpr uint32_t kK[64] = {
     0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
     0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
 
+void store_be32(unsigned char* p, uint32_t v) {
+  if constexpr (std::endian::native == std::endian::little) v = __builtin_bswap32(v);
+  std::memcpy(p, &v, 4);
+}
+void store_be64(unsigned char* p, uint64_t v) {
+  if constexpr (std::endian::native == std::endian::little) v = __builtin_bswap64(v);
+  std::memcpy(p, &v, 8);
+}
+
 constexpr uint32_t rotr(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
 
 // One 64-byte block into the state (FIPS 180-4 section 6.2.2).
@@ -115,40 +123,48 @@ void compress_portable(uint32_t h[8], const unsigned char* block) {
 }
 
 #if defined(__x86_64__)
-// The same with the SHA extensions: the state as ABEF/CDGH halves, four rounds per step, the
-// message schedule by sha256msg1/msg2.
-__attribute__((target("sha,sse4.1"))) void compress_sha_ni(uint32_t h[8], const unsigned char* block) {
+// The same with the SHA extensions, for N independent blocks at once: the state as ABEF/CDGH
+// halves, four rounds per step, the message schedule by sha256msg1/msg2. A block's 64 rounds are
+// one chain of dependent instructions; N chains interleaved keep the SHA unit busy in their gaps.
+template <int N>
+__attribute__((target("sha,sse4.1"))) void compress_sha_ni_lanes(uint32_t* const* h, const unsigned char* const* block) {
   const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
-  __m128i tmp = _mm_loadu_si128(reinterpret_cast<const __m128i*>(h));
-  __m128i state1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(h + 4));
-  tmp = _mm_shuffle_epi32(tmp, 0xB1);           // CDAB
-  state1 = _mm_shuffle_epi32(state1, 0x1B);     // EFGH
-  __m128i state0 = _mm_alignr_epi8(tmp, state1, 8);  // ABEF
-  state1 = _mm_blend_epi16(state1, tmp, 0xF0);       // CDGH
-  const __m128i save0 = state0, save1 = state1;
-  __m128i m[4];
-  for (int i = 0; i < 4; ++i)
-    m[i] = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(block + 16 * i)), bswap);
-  for (int g = 0; g < 16; ++g) {
-    if (g >= 4) {
-      // W[g] from W[g-4..g-1] (four words each), kept in m[g % 4].
-      __m128i t = _mm_sha256msg1_epu32(m[g % 4], m[(g + 1) % 4]);
-      t = _mm_add_epi32(t, _mm_alignr_epi8(m[(g + 3) % 4], m[(g + 2) % 4], 4));
-      m[g % 4] = _mm_sha256msg2_epu32(t, m[(g + 3) % 4]);
-    }
-    __m128i k = _mm_add_epi32(m[g % 4], _mm_loadu_si128(reinterpret_cast<const __m128i*>(kK + 4 * g)));
-    state1 = _mm_sha256rnds2_epu32(state1, state0, k);
-    state0 = _mm_sha256rnds2_epu32(state0, state1, _mm_shuffle_epi32(k, 0x0E));
+  __m128i state0[N], state1[N], save0[N], save1[N], m[N][4];
+  for (int n = 0; n < N; ++n) {
+    const __m128i cdab = _mm_shuffle_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(h[n])), 0xB1);
+    const __m128i efgh = _mm_shuffle_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(h[n] + 4)), 0x1B);
+    save0[n] = state0[n] = _mm_alignr_epi8(cdab, efgh, 8);  // ABEF
+    save1[n] = state1[n] = _mm_blend_epi16(efgh, cdab, 0xF0);  // CDGH
+    for (int i = 0; i < 4; ++i)
+      m[n][i] = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(block[n] + 16 * i)), bswap);
   }
-  state0 = _mm_add_epi32(state0, save0);
-  state1 = _mm_add_epi32(state1, save1);
-  tmp = _mm_shuffle_epi32(state0, 0x1B);             // FEBA
-  state1 = _mm_shuffle_epi32(state1, 0xB1);          // DCHG
-  state0 = _mm_blend_epi16(tmp, state1, 0xF0);       // DCBA
-  state1 = _mm_alignr_epi8(state1, tmp, 8);          // HGFE
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(h), state0);
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(h + 4), state1);
+  // Unrolled whole (both loops), so that the lanes' state and m[n][g % 4] are registers, not
+  // stack slots.
+#pragma GCC unroll 16
+  for (int g = 0; g < 16; ++g) {
+    const __m128i kg = _mm_loadu_si128(reinterpret_cast<const __m128i*>(kK + 4 * g));
+#pragma GCC unroll 4
+    for (int n = 0; n < N; ++n) {
+      if (g >= 4) {
+        // W[g] from W[g-4..g-1] (four words each), kept in m[g % 4].
+        __m128i t = _mm_sha256msg1_epu32(m[n][g % 4], m[n][(g + 1) % 4]);
+        t = _mm_add_epi32(t, _mm_alignr_epi8(m[n][(g + 3) % 4], m[n][(g + 2) % 4], 4));
+        m[n][g % 4] = _mm_sha256msg2_epu32(t, m[n][(g + 3) % 4]);
+      }
+      const __m128i k = _mm_add_epi32(m[n][g % 4], kg);
+      state1[n] = _mm_sha256rnds2_epu32(state1[n], state0[n], k);
+      state0[n] = _mm_sha256rnds2_epu32(state0[n], state1[n], _mm_shuffle_epi32(k, 0x0E));
+    }
+  }
+  for (int n = 0; n < N; ++n) {
+    const __m128i feba = _mm_shuffle_epi32(_mm_add_epi32(state0[n], save0[n]), 0x1B);
+    const __m128i dchg = _mm_shuffle_epi32(_mm_add_epi32(state1[n], save1[n]), 0xB1);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(h[n]), _mm_blend_epi16(feba, dchg, 0xF0));     // DCBA
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(h[n] + 4), _mm_alignr_epi8(dchg, feba, 8));  // HGFE
+  }
 }
+
+void compress_sha_ni(uint32_t h[8], const unsigned char* block) { compress_sha_ni_lanes<1>(&h, &block); }
 
 // CPUID directly: clang 14's __builtin_cpu_supports does not know "sha". SHA is leaf 7 EBX bit 29,
 // SSE4.1 leaf 1 ECX bit 19.
@@ -164,41 +180,89 @@ bool have_sha_ni() {
 
 }  // namespace
 
-void sha256_parts(std::initializer_list<std::string_view> parts, unsigned char out[32], bool portable) {
-  void (*compress)(uint32_t*, const unsigned char*) = compress_portable;
+Sha256WithPrefix::Sha256WithPrefix(std::string_view prefix, bool portable)
+    : compress_(compress_portable),
+      state_{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19},
+      pending_{},
+      prefix_bytes_(prefix.size()) {
 #if defined(__x86_64__)
-  if (!portable && have_sha_ni()) compress = compress_sha_ni;
+  if (!portable && have_sha_ni()) compress_ = compress_sha_ni, compress4_ = compress_sha_ni_lanes<4>;
+#else
+  (void)portable;
 #endif
-  uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-  // Whole blocks are compressed as they fill; the last partial block and the padding (0x80,
-  // zeros, the bit length big-endian: section 5.1.1) take one or two more.
+  for (; prefix.size() >= 64; prefix.remove_prefix(64))
+    compress_(state_, reinterpret_cast<const unsigned char*>(prefix.data()));
+  std::memcpy(pending_, prefix.data(), prefix.size());
+  pending_bytes_ = prefix.size();
+}
+
+void Sha256WithPrefix::digest(std::string_view rest, unsigned char out[32]) const {
+  const uint64_t bits = (prefix_bytes_ + rest.size()) * 8;
+  uint32_t h[8];
+  std::memcpy(h, state_, sizeof h);
+  // The last block(s): the message's tail, 0x80, zeros, the bit length big-endian (FIPS 180-4
+  // section 5.1.1). Bytes past the tail must be zero: pending_ is zero past the prefix, and a
+  // tail that spills over is copied into a cleared block.
   alignas(16) unsigned char buf[128];
-  size_t fill = 0;
-  uint64_t total = 0;
-  for (std::string_view p : parts) {
-    total += p.size();
-    if (fill + p.size() < 64) {  // the common case: a short id message, copied once
-      std::memcpy(buf + fill, p.data(), p.size());
-      fill += p.size();
-      continue;
-    }
-    while (!p.empty()) {
-      const size_t take = std::min(p.size(), 64 - fill);
-      std::memcpy(buf + fill, p.data(), take);
-      fill += take;
-      p.remove_prefix(take);
-      if (fill == 64) compress(h, buf), fill = 0;
-    }
+  std::memcpy(buf, pending_, 64);
+  size_t fill = pending_bytes_;
+  if (fill + rest.size() < 64) {  // the common case: a short id message, one copy
+    std::memcpy(buf + fill, rest.data(), rest.size());
+    fill += rest.size();
+  } else {
+    const size_t take = 64 - fill;
+    std::memcpy(buf + fill, rest.data(), take);
+    compress_(h, buf);
+    rest.remove_prefix(take);
+    for (; rest.size() >= 64; rest.remove_prefix(64)) compress_(h, reinterpret_cast<const unsigned char*>(rest.data()));
+    std::memcpy(buf, rest.data(), rest.size());
+    std::memset(buf + rest.size(), 0, 64 - rest.size());
+    fill = rest.size();
   }
   buf[fill++] = 0x80;
   const size_t end = fill <= 56 ? 64 : 128;
-  std::memset(buf + fill, 0, end - 8 - fill);
-  const uint64_t bits = total * 8;
-  for (int i = 0; i < 8; ++i) buf[end - 8 + size_t(i)] = static_cast<unsigned char>(bits >> (56 - 8 * i));
-  compress(h, buf);
-  if (end == 128) compress(h, buf + 64);
-  for (int i = 0; i < 8; ++i)
-    for (int j = 0; j < 4; ++j) out[4 * i + j] = static_cast<unsigned char>(h[i] >> (24 - 8 * j));
+  if (end == 128) std::memset(buf + 64, 0, 56);
+  store_be64(buf + end - 8, bits);
+  compress_(h, buf);
+  if (end == 128) compress_(h, buf + 64);
+  for (int i = 0; i < 8; ++i) store_be32(out + 4 * i, h[i]);
+}
+
+void Sha256WithPrefix::digest_each(const std::string_view* rests, size_t n, unsigned char (*out)[32]) const {
+  // Messages that end within one block (tail, 0x80 and the 8-byte length after the prefix's
+  // bytes) are compressed four at a time; the others, and all of them without SHA extensions,
+  // one by one.
+  alignas(16) unsigned char blocks[4][64];
+  uint32_t states[4][8];
+  size_t lane_of[4];
+  int lanes = 0;
+  auto finish = [&](int count) {
+    for (int k = 0; k < count; ++k)
+      for (int i = 0; i < 8; ++i) store_be32(out[lane_of[k]] + 4 * i, states[k][i]);
+  };
+  for (size_t i = 0; i < n; ++i) {
+    const std::string_view rest = rests[i];
+    if (!compress4_ || pending_bytes_ + rest.size() + 9 > 64) {
+      digest(rest, out[i]);
+      continue;
+    }
+    unsigned char* b = blocks[lanes];
+    std::memcpy(b, pending_, 64);
+    std::memcpy(b + pending_bytes_, rest.data(), rest.size());
+    b[pending_bytes_ + rest.size()] = 0x80;
+    store_be64(b + 56, (prefix_bytes_ + rest.size()) * 8);
+    std::memcpy(states[lanes], state_, sizeof state_);
+    lane_of[lanes] = i;
+    if (++lanes == 4) {
+      uint32_t* h[4] = {states[0], states[1], states[2], states[3]};
+      const unsigned char* in[4] = {blocks[0], blocks[1], blocks[2], blocks[3]};
+      compress4_(h, in);
+      finish(4);
+      lanes = 0;
+    }
+  }
+  for (int k = 0; k < lanes; ++k) compress_(states[k], blocks[k]);
+  finish(lanes);
 }
 
 }  // namespace nc::corpus

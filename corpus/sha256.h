@@ -1,8 +1,8 @@
 // SHA-256 (OpenSSL libcrypto) for manifest hashes, incremental so a file can be hashed in pieces
-// as it is read, and a one-call form for the case ids.
+// as it is read, and a short-message form of its own for the case ids.
 #pragma once
 
-#include <initializer_list>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -26,10 +26,27 @@ class Sha256 {
 
 std::string sha256_hex(std::string_view bytes);
 
-// SHA-256 of the concatenation of `parts`, one call per message with no context to set up: the
-// reader hashes every case id with it (one or two 64-byte blocks each, where OpenSSL's per-message
-// dispatch would cost more than the hashing). Uses the x86 SHA extensions where the CPU has them,
-// portable code otherwise; `portable` forces the latter (tests compare both with OpenSSL).
-void sha256_parts(std::initializer_list<std::string_view> parts, unsigned char out[32], bool portable = false);
+// SHA-256 of messages that all begin with one prefix, with no context to set up per message: the
+// reader hashes every case id (`<suite>\n`, then the record's inputs: one or two 64-byte blocks)
+// with one of these, where OpenSSL's per-message dispatch would cost more than the hashing. The
+// prefix's whole blocks are compressed once, its last partial block is kept ready to be copied.
+// Uses the x86 SHA extensions where the CPU has them, portable code otherwise; `portable` forces
+// the latter (tests compare both with OpenSSL).
+class Sha256WithPrefix {
+ public:
+  explicit Sha256WithPrefix(std::string_view prefix = {}, bool portable = false);
+  // SHA-256 of prefix + rest.
+  void digest(std::string_view rest, unsigned char out[32]) const;
+  // SHA-256 of prefix + rests[i] into out[i], for i < n: faster per message than one by one.
+  void digest_each(const std::string_view* rests, size_t n, unsigned char (*out)[32]) const;
+
+ private:
+  void (*compress_)(uint32_t*, const unsigned char*);
+  void (*compress4_)(uint32_t* const*, const unsigned char* const*) = nullptr;  // four blocks at once
+  uint32_t state_[8];             // after the prefix's whole blocks
+  alignas(16) unsigned char pending_[64];  // the prefix's remaining bytes, then zeros
+  size_t pending_bytes_ = 0;
+  uint64_t prefix_bytes_ = 0;
+};
 
 }  // namespace nc::corpus

@@ -100,7 +100,7 @@ bool ReplayResult::conformant() const {
 }
 
 bool verify_manifest(const std::string& dir, std::string* manifest_sha256, std::vector<corpus::ManifestEntry>* entries,
-                     std::string* error) {
+                     std::string* error, std::vector<std::string>* contents) {
   const std::string path = dir + "/" + corpus::kManifestName;
   std::ifstream f(path, std::ios::binary);
   if (!f) return *error = path + ": cannot read the corpus manifest", false;
@@ -110,7 +110,7 @@ bool verify_manifest(const std::string& dir, std::string* manifest_sha256, std::
   auto m = corpus::parse_manifest(ss.str(), path);
   if (!m) return *error = m.error().message(), false;
   // The files' bytes against the manifest now; their text and records as replay streams them.
-  std::vector<corpus::Error> problems = corpus::verify_files(dir, *m);
+  std::vector<corpus::Error> problems = corpus::verify_files(dir, *m, contents);
   if (!problems.empty()) {
     *error = problems[0].message();
     if (problems.size() > 1) *error += " (and " + std::to_string(problems.size() - 1) + " more problems)";
@@ -247,12 +247,14 @@ bool replay_suite(Target& target, corpus::SuiteReader& reader, const ReplayOptio
 
 namespace {
 
-// One suite from its manifest entry: replayed, then its streamed totals checked against the entry.
-// false with *error on a corpus error; a target that cannot restart loses the suite.
-bool run_suite(Target& target, const ReplayOptions& o, const corpus::ManifestEntry& m, SuiteResult* out,
-               std::string* error) {
+// One suite from its manifest entry and its file's verified bytes: replayed, then its streamed
+// totals checked against the entry. false with *error on a corpus error; a target that cannot
+// restart loses the suite.
+bool run_suite(Target& target, const ReplayOptions& o, const corpus::ManifestEntry& m, std::string compressed,
+               SuiteResult* out, std::string* error) {
   const std::string path = o.corpus_dir + "/" + m.file;
-  auto reader = corpus::SuiteReader::open(path, corpus::SuiteReader::TextHash::Skip);
+  auto reader = corpus::SuiteReader::from_verified(std::move(compressed), m.compressed_sha256, path,
+                                                   corpus::SuiteReader::TextHash::Skip);
   if (!reader) return *error = reader.error().message(), false;
   std::string why;
   if (!target.start(&why)) {
@@ -274,10 +276,15 @@ bool run_suite(Target& target, const ReplayOptions& o, const corpus::ManifestEnt
 
 bool replay(Target& target, const ReplayOptions& o, ReplayResult* out, std::string* error) {
   std::vector<corpus::ManifestEntry> entries;
-  if (!verify_manifest(o.corpus_dir, &out->manifest_sha256, &entries, error)) return false;
+  std::vector<std::string> contents;
+  if (!verify_manifest(o.corpus_dir, &out->manifest_sha256, &entries, error, &contents)) return false;
   std::vector<corpus::ManifestEntry> selected;
-  for (const corpus::ManifestEntry& m : entries)
-    if (fnmatch(o.suite_glob.c_str(), m.suite.c_str(), 0) == 0) selected.push_back(m);
+  std::vector<std::string> selected_contents;
+  for (size_t i = 0; i < entries.size(); ++i)
+    if (fnmatch(o.suite_glob.c_str(), entries[i].suite.c_str(), 0) == 0) {
+      selected.push_back(entries[i]);
+      selected_contents.push_back(std::move(contents[i]));
+    }
   if (selected.empty()) return *error = "no suite matches '" + o.suite_glob + "'", false;
 
   // Every worker's target starts before any suite: one that cannot is a run error, as before a
@@ -315,7 +322,8 @@ bool replay(Target& target, const ReplayOptions& o, ReplayResult* out, std::stri
   auto work = [&](Target* t) {
     for (size_t k; (k = next.fetch_add(1)) < order.size();) {
       const size_t i = order[k];
-      if (!run_suite(*t, wo, selected[i], &results[i], &errors[i])) next = order.size();  // stop early
+      if (!run_suite(*t, wo, selected[i], std::move(selected_contents[i]), &results[i], &errors[i]))
+        next = order.size();  // stop early
     }
   };
   std::vector<std::thread> threads;

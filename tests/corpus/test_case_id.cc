@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "corpus/case_id.h"
 #include "corpus/sha256.h"
 
@@ -26,10 +28,11 @@ TEST_CASE("case ids are stable: values computed independently with sha256sum", "
   CHECK(case_id("s1", {"a"}) != case_id("s2", {"a"}));
 }
 
-// sha256_parts hashes every case id in the reader; OpenSSL (sha256_hex) is the independent
+// Sha256WithPrefix hashes every case id in the reader; OpenSSL (sha256_hex) is the independent
 // implementation it must agree with, at every length around the padding boundaries (55, 56, 64)
-// and across part boundaries, on both code paths (the SHA-extension one runs where the CPU has it).
-TEST_CASE("sha256_parts agrees with OpenSSL at every length up to 300 bytes, split anywhere", "[corpus][sha256]") {
+// and wherever the prefix ends (inside the first block, on a block boundary, past it), on both
+// code paths (the SHA-extension one runs where the CPU has it).
+TEST_CASE("Sha256WithPrefix agrees with OpenSSL at every length up to 300 bytes, prefix of any length", "[corpus][sha256]") {
   auto hex = [](const unsigned char* d) {
     static constexpr char kHex[] = "0123456789abcdef";
     std::string s;
@@ -37,19 +40,22 @@ TEST_CASE("sha256_parts agrees with OpenSSL at every length up to 300 bytes, spl
     return s;
   };
   unsigned char d[32];
-  sha256_parts({"a", "", "bc"}, d, true);
+  Sha256WithPrefix("a", true).digest("bc", d);
   CHECK(hex(d) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   std::string msg;
   uint32_t x = 12345;
   for (size_t len = 0; len <= 300; ++len) {
     const std::string want = sha256_hex(msg);
-    for (bool portable : {true, false}) {
-      const size_t cut = len / 3, cut2 = len - len / 5;
-      std::string_view v(msg);
-      sha256_parts({v.substr(0, cut), v.substr(cut, cut2 - cut), v.substr(cut2)}, d, portable);
-      INFO("length " << len << (portable ? " portable" : " accelerated"));
-      CHECK(hex(d) == want);
-    }
+    for (bool portable : {true, false})
+      for (size_t cut : {size_t(0), len / 3, std::min<size_t>(len, 64), len - len / 5, len}) {
+        std::string_view v(msg);
+        const Sha256WithPrefix h(v.substr(0, cut), portable);
+        h.digest(v.substr(cut), d);
+        INFO("length " << len << ", prefix " << cut << (portable ? ", portable" : ", accelerated"));
+        CHECK(hex(d) == want);
+        h.digest(v.substr(cut), d);  // the prefix state is reused, never consumed
+        CHECK(hex(d) == want);
+      }
     x = x * 1103515245u + 12345u;
     msg += char(x >> 16);
   }

@@ -104,3 +104,28 @@ TEST_CASE("verify_corpus accepts an intact corpus and names tampered files", "[c
     CHECK_THAT(errs[0].message(), Catch::Contains("not listed"));
   }
 }
+
+TEST_CASE("verify_files keeps the bytes it verified, which a reader then decompresses", "[corpus][manifest]") {
+  ScratchDir dir;
+  Manifest m = write_demo(dir);
+  const std::string path = dir.file("t.demo.vec.zst");
+  const std::string good = read_bytes(path);
+  std::vector<std::string> contents;
+  REQUIRE(verify_files(dir.path, m, &contents).empty());
+  REQUIRE(contents.size() == 1);
+  CHECK(contents[0] == good);
+  auto reader = SuiteReader::from_verified(contents[0], m.suites[0].compressed_sha256, path,
+                                           SuiteReader::TextHash::Compute);
+  REQUIRE(reader.ok());
+  Record rec;
+  for (Result<bool> more = (*reader)->next(rec); more.ok() && *more;) more = (*reader)->next(rec);
+  CHECK_FALSE(check_totals(path, m.suites[0], (*reader)->totals()).has_value());
+
+  std::string bad = good;
+  bad[bad.size() - 1] ^= 1;
+  write_bytes(path, bad);
+  auto errs = verify_files(dir.path, m, &contents);
+  REQUIRE(errs.size() == 1);
+  CHECK_THAT(errs[0].message(), Catch::Contains("t.demo.vec.zst") && Catch::Contains(m.suites[0].compressed_sha256));
+  CHECK(contents[0].empty());  // nothing of a file that did not match is kept
+}

@@ -1,8 +1,13 @@
 #include <catch2/catch.hpp>
 #include <zstd.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <optional>
+#include <string>
+#include <vector>
 
+#include "corpus/case_id.h"
 #include "corpus/reader.h"
 #include "corpus/view_cache.h"
 #include "corpus/zstd_io.h"
@@ -87,6 +92,61 @@ TEST_CASE("reader: record-level rules", "[corpus][reader]") {
   noeol.pop_back();
   CHECK_THAT(error_of(noeol), Catch::Contains("no terminating newline"));
   CHECK_THAT(error_of(replace(demo_text(), "positive zero\n", "positive zero\r\n")), Catch::Contains("carriage return"));
+}
+
+// The reader splits and hashes lines several at a time; a problem on a line must still come only
+// after every record before it, on that line's number, wherever the line falls among the batches.
+TEST_CASE("reader: a bad line deep in a suite comes after every record before it", "[corpus][reader]") {
+  // 40 well-formed records (words 00..27, sorted by id), then one of them spoiled.
+  std::vector<std::string> lines;
+  for (int w = 0; w < 40; ++w) {
+    char word[3];
+    std::snprintf(word, sizeof word, "%02x", w);
+    lines.push_back(case_id("t.demo", {word}) + " " + word + " 00000000 - 0x0p+0 zero - c");
+  }
+  std::sort(lines.begin(), lines.end());
+  auto suite = [&](const std::vector<std::string>& records) {
+    std::string t = replace(demo_text(), "#records 3", "#records " + std::to_string(records.size()));
+    t = t.substr(0, t.find("t.demo:"));
+    for (const std::string& l : records) t += l + "\n";
+    return t;
+  };
+  // Streams the text; the records handed out before the error, and the error.
+  auto stream = [](const std::string& text, std::string* message) {
+    auto r = SuiteReader::from_text(text, "demo.txt");
+    REQUIRE(r.ok());
+    size_t n = 0;
+    Record rec;
+    for (;;) {
+      Result<bool> more = (*r)->next(rec);
+      if (!more) return *message = more.error().message(), n;
+      if (!*more) return n;
+      CHECK(rec.line == 10 + n);
+      ++n;
+    }
+  };
+  std::string message;
+  REQUIRE(stream(suite(lines), &message) == 40);
+  for (size_t bad : {size_t(0), size_t(15), size_t(16), size_t(17), size_t(36), size_t(39)}) {
+    const std::string line_no = "demo.txt:" + std::to_string(10 + bad) + ":";
+    INFO("record " << bad);
+    std::vector<std::string> spoiled = lines;
+    spoiled[bad] = replace(spoiled[bad], " 00000000 ", "  00000000 ");  // a split error
+    CHECK(stream(suite(spoiled), &message) == bad);
+    CHECK_THAT(message, Catch::Contains(line_no) && Catch::Contains("empty field"));
+    spoiled = lines;
+    spoiled[bad] = replace(spoiled[bad], " 0x0p+0 ", " 0x0 ");  // a field error, after the id checks
+    CHECK(stream(suite(spoiled), &message) == bad);
+    CHECK_THAT(message, Catch::Contains(line_no) && Catch::Contains("column `value`"));
+    spoiled = lines;
+    spoiled[bad][8] = spoiled[bad][8] == '0' ? '1' : '0';  // an id that is not its inputs' hash
+    CHECK(stream(suite(spoiled), &message) == bad);
+    CHECK_THAT(message, Catch::Contains(line_no) && Catch::Contains("id does not match"));
+    spoiled = lines;
+    spoiled.insert(spoiled.begin() + std::ptrdiff_t(bad), "");  // an empty line
+    CHECK(stream(suite(spoiled), &message) == bad);
+    CHECK_THAT(message, Catch::Contains(line_no) && Catch::Contains("empty line"));
+  }
 }
 
 TEST_CASE("reader: truncated and corrupted zstd files", "[corpus][reader][zstd]") {

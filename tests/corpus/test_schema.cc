@@ -111,6 +111,36 @@ TEST_CASE("schema: words are fixed-width lowercase hex of their word type", "[co
   rejected(kTensorQ4, {"1x2", "01,2", "3c00", "-", "valid", "-", "-", "1-digit Q4 code"}, "column `codes`");
 }
 
+// Words of 1 to 8 digits are checked eight bytes at a time (corpus/schema.cc); every byte that is
+// not a lowercase hex digit, in every position, must still be refused, and every digit accepted.
+TEST_CASE("schema: every non-digit byte at every place of a word is refused", "[corpus][schema]") {
+  const std::string digits = "0123456789abcdef";
+  for (int b = 0; b < 256; ++b) {
+    const char c = char(b);
+    if (c == ' ' || c == '\n' || c == '\r') continue;  // these split the record or the line instead
+    const bool hex = digits.find(c) != std::string::npos;
+    INFO("byte " << b);
+    for (size_t at = 0; at < 8; ++at) {
+      std::string src = "3f808000";
+      src[at] = c;
+      if (hex) accepted(kConvertBf16, {src, "3f80", "-", "-", "-", "c"});
+      else rejected(kConvertBf16, {src, "3f80", "-", "-", "-", "c"}, "column `src`");
+    }
+    for (size_t at = 0; at < 4; ++at) {
+      std::string expect = "3f80";
+      expect[at] = c;
+      if (hex) accepted(kConvertBf16, {"3f808000", expect, "-", "-", "-", "c"});
+      else rejected(kConvertBf16, {"3f808000", expect, "-", "-", "-", "c"}, "column `expect`");
+    }
+    for (size_t at = 0; at < 2; ++at) {
+      std::string word = "01";
+      word[at] = c;
+      if (hex) accepted(kDecodeE4M3, {word, "3b000000", "-", "-", "-", "-", "c"});
+      else rejected(kDecodeE4M3, {word, "3b000000", "-", "-", "-", "-", "c"}, "column `word`");
+    }
+  }
+}
+
 TEST_CASE("schema: values, rule names and enumerations", "[corpus][schema]") {
   rejected(kDecodeE4M3, {"01", "3b000000", "-", "0.001953125", "subnormal", "-", "decimal fraction"}, "column `value`");
   rejected(kDecodeE4M3, {"01", "3b000000", "-", "0x1P-9", "subnormal", "-", "uppercase P"}, "column `value`");
