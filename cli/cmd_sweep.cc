@@ -41,6 +41,7 @@ const char* kSweepUsage =
     "  --groups N        random groups per scheme in the encode.* domains (default 65536)\n"
     "  --json FILE       write the report(s) as JSON (one file; several domains: a JSON array)\n"
     "  --vectors DIR     write the first mismatches of each class as a replayable corpus in DIR\n"
+    "                    (suite sweep.DOMAIN, or sweep.DOMAIN.shard-K-of-N: shards may share DIR)\n"
     "                    (replay it with: ninfer-conform replay --corpus DIR --target ...)\n"
     "  --list            list the domains\n"
     "Results that differ from the reference only as a corpus policy allows for the same inputs\n"

@@ -32,44 +32,71 @@ std::string_view SuiteHeader::op_name() const {
 
 namespace {
 
-// Bit k set where line[base + k] is a space, for the up to 16 bytes from `base`.
-uint32_t spaces_at(std::string_view line, size_t base) {
+// Bits k where text[base + k] is a space, and where it is a newline, for the up to 16 bytes
+// from `base`.
+void spaces_and_newlines_at(std::string_view text, size_t base, uint32_t* spaces, uint32_t* newlines) {
 #if defined(__SSE2__)
-  if (base + 16 <= line.size()) {
-    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(line.data() + base));
-    return uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_set1_epi8(' '))));
+  if (base + 16 <= text.size()) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + base));
+    *spaces = uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_set1_epi8(' '))));
+    *newlines = uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_set1_epi8('\n'))));
+    return;
   }
 #endif
-  uint32_t mask = 0;
-  for (size_t k = base; k < line.size() && k < base + 16; ++k) mask |= uint32_t(line[k] == ' ') << (k - base);
-  return mask;
+  *spaces = *newlines = 0;
+  for (size_t k = base; k < text.size() && k < base + 16; ++k) {
+    *spaces |= uint32_t(text[k] == ' ') << (k - base);
+    *newlines |= uint32_t(text[k] == '\n') << (k - base);
+  }
+}
+
+std::string empty_field(size_t i) {
+  return "empty field " + std::to_string(i + 1) + " (only `comment` may be empty; write `-` for an absent value)";
+}
+
+// Splits the line that starts at text[pos] into `ncolumns` fields (as split_record_into) and
+// returns where it ends: the index of its '\n', or npos when the text ends first (the line is
+// then the rest of the text). What is wrong with its fields goes to *why. The spaces and the line
+// end are found in one pass, 16 bytes at a time, reading on past the line within the text.
+size_t split_line(std::string_view text, size_t pos, size_t ncolumns, std::vector<std::string_view>& fields,
+                  std::string* why) {
+  if (fields.size() != ncolumns) fields.resize(ncolumns);
+  size_t i = 0, start = pos, end = std::string_view::npos;
+  for (size_t base = pos; base < text.size(); base += 16) {
+    uint32_t spaces, newlines;
+    spaces_and_newlines_at(text, base, &spaces, &newlines);
+    if (newlines) {
+      const unsigned at = unsigned(__builtin_ctz(newlines));
+      end = base + at;
+      spaces &= (1u << at) - 1;  // spaces of later lines are not this line's
+    }
+    // Field i ends at the i-th space; the comment is the rest of the line.
+    for (; spaces != 0 && i + 1 < ncolumns && why->empty(); spaces &= spaces - 1) {
+      const size_t sp = base + size_t(__builtin_ctz(spaces));
+      if (sp == start) *why = empty_field(i);
+      fields[i++] = std::string_view(text.data() + start, sp - start);
+      start = sp + 1;
+    }
+    if (end != std::string_view::npos) break;
+  }
+  const size_t line_end = end == std::string_view::npos ? text.size() : end;
+  if (why->empty() && i + 1 < ncolumns) {
+    // Out of spaces: only the comment may be missing, empty, with its separating space.
+    if (i + 2 != ncolumns)
+      *why = "record has " + std::to_string(i + 1) + " fields, the header declares " + std::to_string(ncolumns) + " columns";
+    else if (start == line_end) *why = empty_field(i);
+    else fields[i++] = std::string_view(text.data() + start, line_end - start), start = line_end;
+  }
+  if (why->empty()) fields[ncolumns - 1] = std::string_view(text.data() + start, line_end - start);
+  return end;
 }
 
 }  // namespace
 
 std::string split_record_into(std::string_view line, size_t ncolumns, std::vector<std::string_view>& fields) {
-  if (fields.size() != ncolumns) fields.resize(ncolumns);
-  // Fields are a few bytes each: the spaces are found 16 bytes at a time rather than by a
-  // search per field. Field i ends at the i-th space; the comment is the rest of the line.
-  size_t i = 0, start = 0;
-  for (size_t base = 0; base < line.size() && i + 1 < ncolumns; base += 16) {
-    for (uint32_t mask = spaces_at(line, base); mask != 0 && i + 1 < ncolumns; mask &= mask - 1) {
-      const size_t sp = base + size_t(__builtin_ctz(mask));
-      if (sp == start) return "empty field " + std::to_string(i + 1) + " (only `comment` may be empty; write `-` for an absent value)";
-      fields[i++] = std::string_view(line.data() + start, sp - start);
-      start = sp + 1;
-    }
-  }
-  if (i + 1 < ncolumns) {
-    // Out of spaces: only the comment may be missing, empty, with its separating space.
-    if (i + 2 != ncolumns)
-      return "record has " + std::to_string(i + 1) + " fields, the header declares " + std::to_string(ncolumns) + " columns";
-    if (start == line.size()) return "empty field " + std::to_string(i + 1) + " (only `comment` may be empty; write `-` for an absent value)";
-    fields[i++] = std::string_view(line.data() + start, line.size() - start);
-    start = line.size();
-  }
-  fields[ncolumns - 1] = std::string_view(line.data() + start, line.size() - start);
-  return {};
+  std::string why;
+  split_line(line, 0, ncolumns, fields, &why);
+  return why;
 }
 
 Result<std::vector<std::string>> split_record(std::string_view line, size_t ncolumns) {
@@ -93,13 +120,18 @@ Status SuiteReader::start(std::string text, bool hash_text) {
 Result<bool> SuiteReader::next_line(std::string_view& line) {
   const std::string_view text = *text_;
   if (pos_ == text.size()) return false;
-  const size_t nl = text.find('\n', pos_);
-  if (nl == std::string_view::npos) return error(line_no_ + 1, "", "last line has no terminating newline (file truncated?)");
-  line = std::string_view(text.data() + pos_, nl - pos_);
-  pos_ = nl + 1;
-  ++line_no_;
-  if (!line.empty() && line.back() == '\r') return error(line_no_, "", "carriage return at end of line (lines end with \\n only)");
+  if (Status s = take_line(text.find('\n', pos_), line)) return *s;
   return true;
+}
+
+Status SuiteReader::take_line(size_t end, std::string_view& line) {
+  const std::string_view text = *text_;
+  ++line_no_;
+  if (end == std::string_view::npos) return error(line_no_, "", "last line has no terminating newline (file truncated?)");
+  line = std::string_view(text.data() + pos_, end - pos_);
+  pos_ = end + 1;
+  if (!line.empty() && line.back() == '\r') return error(line_no_, "", "carriage return at end of line (lines end with \\n only)");
+  return std::nullopt;
 }
 
 namespace {
@@ -250,17 +282,19 @@ void SuiteReader::read_ahead() {
   ahead_next_ = ahead_count_ = 0;
   ahead_.resize(kAhead);
   const size_t ncol = header_.columns.size();
-  std::string_view line;
+  const std::string_view text = *text_;
+  std::string why;
   while (ahead_count_ < kAhead) {
-    Result<bool> got = next_line(line);
-    if (!got) return void(ahead_error_ = got.error());
-    if (!*got) return void(ahead_end_ = true);
+    if (pos_ == text.size()) return void(ahead_end_ = true);
+    // The line is split as its end is found (one pass); its problems are reported in the order
+    // next_line and split_record_into would find them.
+    Record& a = ahead_[ahead_count_];
+    a.line = line_no_ + 1;
+    std::string_view line;
+    if (Status s = take_line(split_line(text, pos_, ncol, a.fields, &why), line)) return void(ahead_error_ = *s);
     if (line.empty()) return void(ahead_error_ = error(line_no_, "", "empty line"));
     if (line[0] == '#') return void(ahead_error_ = error(line_no_, "", "header line after #records"));
-    Record& a = ahead_[ahead_count_];
-    a.line = line_no_;
-    if (std::string why = split_record_into(line, ncol, a.fields); !why.empty())
-      return void(ahead_error_ = error(line_no_, std::string(line.substr(0, line.find(' '))), why));
+    if (!why.empty()) return void(ahead_error_ = error(line_no_, std::string(line.substr(0, line.find(' '))), why));
     // What the id hashes after the suite's name: the line's bytes from after the id up to the
     // space before `expect`.
     const std::vector<std::string_view>& f = a.fields;

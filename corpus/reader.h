@@ -96,6 +96,9 @@ class SuiteReader {
   Status start(std::string text, bool hash_text);
   // The next line of the text.
   Result<bool> next_line(std::string_view& line);
+  // The line from pos_ to `end` (its '\n', or npos where the text ends first), counted; what is
+  // wrong with how it ends, if anything.
+  Status take_line(size_t end, std::string_view& line);
   Status read_header();
   Error error(size_t line, std::string case_id, std::string rule) const;
   // Tag or accept list: every name declared, sorted and distinct.

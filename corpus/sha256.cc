@@ -192,7 +192,7 @@ Sha256WithPrefix::Sha256WithPrefix(std::string_view prefix, bool portable)
 #endif
   for (; prefix.size() >= 64; prefix.remove_prefix(64))
     compress_(state_, reinterpret_cast<const unsigned char*>(prefix.data()));
-  std::memcpy(pending_, prefix.data(), prefix.size());
+  if (!prefix.empty()) std::memcpy(pending_, prefix.data(), prefix.size());  // data() may be null when empty
   pending_bytes_ = prefix.size();
 }
 
@@ -207,7 +207,7 @@ void Sha256WithPrefix::digest(std::string_view rest, unsigned char out[32]) cons
   std::memcpy(buf, pending_, 64);
   size_t fill = pending_bytes_;
   if (fill + rest.size() < 64) {  // the common case: a short id message, one copy
-    std::memcpy(buf + fill, rest.data(), rest.size());
+    if (!rest.empty()) std::memcpy(buf + fill, rest.data(), rest.size());
     fill += rest.size();
   } else {
     const size_t take = 64 - fill;
@@ -248,7 +248,7 @@ void Sha256WithPrefix::digest_each(const std::string_view* rests, size_t n, unsi
     }
     unsigned char* b = blocks[lanes];
     std::memcpy(b, pending_, 64);
-    std::memcpy(b + pending_bytes_, rest.data(), rest.size());
+    if (!rest.empty()) std::memcpy(b + pending_bytes_, rest.data(), rest.size());
     b[pending_bytes_ + rest.size()] = 0x80;
     store_be64(b + 56, (prefix_bytes_ + rest.size()) * 8);
     std::memcpy(states[lanes], state_, sizeof state_);

@@ -5,6 +5,7 @@
 
 #include "corpus/case_id.h"
 #include "corpus/writer.h"
+#include "runners/sweep/shard.h"
 
 namespace nc::sweep {
 
@@ -41,10 +42,13 @@ nc::corpus::Status write_findings(const std::string& dir, const std::vector<Repo
     if (r.tally.first.empty()) continue;
     nc::corpus::SuiteHeader h;
     h.version = nc::corpus::kSchemaVersion;
+    // Shards of one sweep may write into one folder: each keeps its own suite.
+    const bool sharded = r.shard.count > 1;
     h.suite = "sweep." + r.domain;
+    if (sharded) h.suite += ".shard-" + std::to_string(r.shard.index) + "-of-" + std::to_string(r.shard.count);
     h.op = r.op;
-    h.about = "Mismatches found by sweeping " + r.domain + " against " + r.target + " (" +
-              r.target_name + " " + r.target_version + "), first of each class.";
+    h.about = "Mismatches found by sweeping " + r.domain + (sharded ? " (shard " + shard_text(r.shard) + ")" : "") +
+              " against " + r.target + " (" + r.target_name + " " + r.target_version + "), first of each class.";
     h.spec = "sweep";
     h.columns = columns_for(r.op);
     std::set<std::string> used;

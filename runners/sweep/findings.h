@@ -11,7 +11,8 @@
 namespace nc::sweep {
 
 // Writes DIR/<suite>.vec.zst and DIR/MANIFEST.json (merged with suites already listed there).
-// The suite is named "sweep.<domain>"; each record's expectation is the reference's.
+// The suite is named "sweep.<domain>", or "sweep.<domain>.shard-K-of-N" for shard K of N (so that
+// the shards of one sweep can share a folder); each record's expectation is the reference's.
 nc::corpus::Status write_findings(const std::string& dir, const std::vector<Report>& reports);
 
 }  // namespace nc::sweep

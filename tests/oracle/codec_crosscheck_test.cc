@@ -14,6 +14,7 @@
 #include "codec/result.h"
 #include "codec/tensor.h"
 #include "codec/words.h"
+#include "generator/splitmix64.h"
 #include "oracle/decode.h"
 #include "oracle/maxabs_f16_recip_rne_v1.h"
 #include "oracle/recipes.h"
@@ -37,17 +38,7 @@ std::string hex(uint64_t v) {
   return s.str();
 }
 
-// SplitMix64 (Steele, Lea, Flood 2014), written out.
-struct SplitMix64 {
-  uint64_t state;
-  uint64_t next() {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  uint64_t below(uint64_t n) { return next() % n; }  // slight bias is harmless for a test sample
-};
+using nc::gen::SplitMix64;  // the project's one seeded PRNG (generator/splitmix64.h)
 
 bool f32_is_nan(uint32_t w) { return (w & 0x7f800000u) == 0x7f800000u && (w & 0x7fffffu) != 0; }
 }  // namespace

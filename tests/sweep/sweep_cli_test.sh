@@ -23,6 +23,20 @@ zstdcat "$work/found/sweep.convert.F32_TO_BF16_RNE.vec.zst" | grep -q '^#op conv
 "$nc" replay --corpus "$work/found" --target "plugin:$plugin" > "$work/replay_ftz.txt" 2>&1
 [ $? -eq 1 ] || { cat "$work/replay_ftz.txt"; fail "the findings must fail against the DAZ plugin"; }
 
+# Shards of one sweep writing their findings into one folder keep a suite each.
+for k in 0 1; do
+  "$nc" sweep convert.F32_TO_BF16_RNE --target "plugin:$plugin" --stride 4099 --shard $k/2 \
+    --vectors "$work/found-shards" > /dev/null
+  [ $? -eq 1 ] || fail "shard $k/2 of the DAZ plugin's sweep should exit 1"
+done
+for k in 0 1; do
+  [ -f "$work/found-shards/sweep.convert.F32_TO_BF16_RNE.shard-$k-of-2.vec.zst" ] || fail "shard $k's findings were not kept"
+done
+"$nc" replay --corpus "$work/found-shards" --target "plugin:$plugin" > "$work/replay_shards.txt" 2>&1
+[ $? -eq 1 ] || { cat "$work/replay_shards.txt"; fail "the shards' findings must fail against the DAZ plugin"; }
+grep -q 'shard-0-of-2' "$work/replay_shards.txt" && grep -q 'shard-1-of-2' "$work/replay_shards.txt" \
+  || { cat "$work/replay_shards.txt"; fail "replay must judge both shards' suites"; }
+
 for k in 0 1 2; do
   "$nc" sweep decode.F16 --target cpu --shard $k/3 --json "$work/s$k.json" > /dev/null || fail "shard $k"
 done
