@@ -4,6 +4,7 @@
 
 #include "codec/codec_plugin.h"
 #include "runners/abi_host.h"
+#include "runners/target.h"
 
 namespace {
 // The answer on a fresh line, checked against the same request answered onto a line that holds an
@@ -27,6 +28,15 @@ TEST_CASE("abi_answer translates each request kind", "[abi]") {
   CHECK(answer(t, "parse 4e56465034 6e76667034 \"\"") == "ok NVFP4 reject reject");
   // W8 code 2 times scale 1.0 (3c00) is 2.0; 0x80 has no value and is refused alone.
   CHECK(answer(t, "reconstruct W8G32_F16S 02:3c00 80:3c00") == "ok 40000000 invalid");
+  // Refused elements at the ends and side by side, among values: code 1 is 1.0, code -1 (ff) -1.0.
+  CHECK(answer(t, "reconstruct W8G32_F16S 80:3c00 01:3c00 80:3c00 80:3c00 ff:3c00 02:3c00 80:3c00") ==
+        "ok invalid 3f800000 invalid invalid bf800000 40000000 invalid");
+  // Words wider than 32 bits, empty words and a missing selector are malformed, not truncated.
+  CHECK(answer(t, "decode E4M3FN 100000000").rfind("error ", 0) == 0);
+  CHECK(answer(t, "decode E4M3FN 7e  01").rfind("error ", 0) == 0);
+  CHECK(answer(t, "decode E4M3FN 7e ").rfind("error ", 0) == 0);
+  CHECK(answer(t, "decode").rfind("error ", 0) == 0);
+  CHECK(answer(t, "decode E4M3FN 000000007e") == "ok 43e00000");
   // A rank-1 [2] source: amax 2.72e-6 -> scale word 0006 (6 * 2^-24), codes 7 and -8 (spec 7).
   CHECK(answer(t, "encode Q4G64_F16S FP32 2 36360000,b6360000") == "ok 0006/7,-8");
   CHECK(answer(t, "encode Q4G64_F16S FP32 1x2 7f800000,00000000") == "ok !nonfinite");
@@ -49,4 +59,27 @@ TEST_CASE("abi_answer: layout offsets, and a version 1 table reports the layout 
   nc_plugin_v1 v1 = t;
   v1.abi_version = 1;
   CHECK(answer(v1, "layout NVFP4 blockscale-k16-m128x4-v1 300x272:0:0") == "unsupported");
+}
+
+TEST_CASE("Response tokens: what lies between single spaces after ok, empty ones included", "[abi]") {
+  nc::runners::Response r;
+  r.line = "ok 3f800000 invalid";
+  r.index_tokens();
+  REQUIRE(r.token_count() == 2);
+  CHECK(r.token(0) == "3f800000");
+  CHECK(r.token(1) == "invalid");
+  r.line = "ok a  b ";  // a lying adapter's doubled and trailing spaces are empty tokens
+  r.index_tokens();
+  REQUIRE(r.token_count() == 4);
+  CHECK(r.token(0) == "a");
+  CHECK(r.token(1).empty());
+  CHECK(r.token(2) == "b");
+  CHECK(r.token(3).empty());
+  nc::runners::Response moved = std::move(r);  // offsets survive a move of a short line
+  CHECK(moved.token(2) == "b");
+  for (const char* none : {"ok", "ok "}) {
+    r.line = none;
+    r.index_tokens();
+    CHECK(r.token_count() == 0);
+  }
 }
