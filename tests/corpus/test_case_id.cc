@@ -1,6 +1,9 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "corpus/case_id.h"
 #include "corpus/sha256.h"
@@ -59,4 +62,34 @@ TEST_CASE("Sha256WithPrefix agrees with OpenSSL at every length up to 300 bytes,
     x = x * 1103515245u + 12345u;
     msg += char(x >> 16);
   }
+}
+
+// digest_each hashes the reader's ids in batches, one-block messages four at a time; every message
+// of a batch must still get its own digest, whatever the mix of one- and two-block messages and
+// whatever the batch's length.
+TEST_CASE("Sha256WithPrefix::digest_each agrees with OpenSSL for each message of a batch", "[corpus][sha256]") {
+  auto hex = [](const unsigned char* d) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string s;
+    for (int i = 0; i < 32; ++i) s += kHex[d[i] >> 4], s += kHex[d[i] & 15];
+    return s;
+  };
+  std::vector<std::string> tails;
+  uint32_t x = 777;
+  for (size_t len = 0; len <= 150; ++len) {
+    std::string t;
+    for (size_t k = 0; k < len; ++k) x = x * 1103515245u + 12345u, t += char(x >> 16);
+    tails.push_back(t);
+  }
+  const std::string prefix = "convert.F32_TO_BF16_RNE.ties\n";
+  std::vector<std::string_view> views(tails.begin(), tails.end());
+  std::vector<unsigned char[32]> out(views.size());
+  for (bool portable : {true, false})
+    for (size_t n : {size_t(1), size_t(3), size_t(4), size_t(5), views.size()}) {
+      Sha256WithPrefix(prefix, portable).digest_each(views.data(), n, out.data());
+      for (size_t i = 0; i < n; ++i) {
+        INFO("message " << i << " of " << n << (portable ? ", portable" : ", accelerated"));
+        CHECK(hex(out[i]) == sha256_hex(prefix + tails[i]));
+      }
+    }
 }
