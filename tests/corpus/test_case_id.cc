@@ -10,6 +10,16 @@
 
 using namespace nc::corpus;
 
+namespace {
+// Lowercase hex of a 32-byte digest, to compare with sha256_hex (OpenSSL).
+std::string hex(const unsigned char* d) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string s;
+  for (int i = 0; i < 32; ++i) s += kHex[d[i] >> 4], s += kHex[d[i] & 15];
+  return s;
+}
+}  // namespace
+
 TEST_CASE("SHA-256 matches the FIPS 180-2 test vectors", "[corpus][sha256]") {
   CHECK(sha256_hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   CHECK(sha256_hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
@@ -36,12 +46,6 @@ TEST_CASE("case ids are stable: values computed independently with sha256sum", "
 // and wherever the prefix ends (inside the first block, on a block boundary, past it), on both
 // code paths (the SHA-extension one runs where the CPU has it).
 TEST_CASE("Sha256WithPrefix agrees with OpenSSL at every length up to 300 bytes, prefix of any length", "[corpus][sha256]") {
-  auto hex = [](const unsigned char* d) {
-    static constexpr char kHex[] = "0123456789abcdef";
-    std::string s;
-    for (int i = 0; i < 32; ++i) s += kHex[d[i] >> 4], s += kHex[d[i] & 15];
-    return s;
-  };
   unsigned char d[32];
   Sha256WithPrefix("a", true).digest("bc", d);
   CHECK(hex(d) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
@@ -68,12 +72,6 @@ TEST_CASE("Sha256WithPrefix agrees with OpenSSL at every length up to 300 bytes,
 // of a batch must still get its own digest, whatever the mix of one- and two-block messages and
 // whatever the batch's length.
 TEST_CASE("Sha256WithPrefix::digest_each agrees with OpenSSL for each message of a batch", "[corpus][sha256]") {
-  auto hex = [](const unsigned char* d) {
-    static constexpr char kHex[] = "0123456789abcdef";
-    std::string s;
-    for (int i = 0; i < 32; ++i) s += kHex[d[i] >> 4], s += kHex[d[i] & 15];
-    return s;
-  };
   std::vector<std::string> tails;
   uint32_t x = 777;
   for (size_t len = 0; len <= 150; ++len) {
