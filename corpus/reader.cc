@@ -287,6 +287,17 @@ Status SuiteReader::check_names(std::string_view field, const std::vector<std::p
   }
 }
 
+[[gnu::noinline]] Status SuiteReader::intern_tag_list(std::string_view tags, size_t line, std::string_view id, uint32_t* index) {
+  auto it = tag_index_.find(tags);
+  if (it == tag_index_.end()) {
+    if (Status s = check_names(tags, header_.tags, "tag", line, id)) return s;
+    it = tag_index_.emplace(tags, uint32_t(tag_lists_.size())).first;
+    tag_lists_.push_back(tags);
+  }
+  *index = tag_index_cache_.put(tags, it->second);
+  return std::nullopt;
+}
+
 void SuiteReader::read_ahead() {
   ahead_next_ = ahead_count_ = 0;
   ahead_.resize(kAhead);
@@ -341,7 +352,7 @@ Result<bool> SuiteReader::next(Record& r) {
   auto malformed = [&] {
     return error(line, std::string(id), "malformed id (expected `" + id_prefix_ + "` and 12 lowercase hex digits)");
   };
-  if (id.size() != p + 12 || id.compare(0, p, id_prefix_) != 0) return malformed();
+  if (id.size() != p + 12 || std::memcmp(id.data(), id_prefix_.data(), p) != 0) return malformed();
   char want[12];
   for (size_t i = 0; i < 6; ++i) std::memcpy(want + 2 * i, kHexPairs.digits[digest[i]], 2);
   if (std::memcmp(want, id.data() + p, 12) != 0) {
@@ -363,12 +374,11 @@ Result<bool> SuiteReader::next(Record& r) {
   if (std::string why = schema_.check(r.fields); !why.empty()) return error(line, std::string(id), why);
   // Tags and policies: each used name declared, lists sorted and unique.
   const std::string_view tags = r.fields[r.fields.size() - 2];
-  if (!good_tags_.find(tags)) {
-    if (Status s = check_names(tags, header_.tags, "tag", line, id)) return *s;
-    good_tags_.put(tags, true);
-  }
+  if (const uint32_t* index = tag_index_cache_.find(tags)) r.tag_list = *index;
+  else if (Status s = intern_tag_list(tags, line, id, &r.tag_list)) return *s;
   const std::string_view accept = r.fields[accept_col_];
-  if (accept != "-" && !good_accept_.find(accept)) {  // most records name no policy
+  const bool no_policy = accept.size() == 1 && accept[0] == '-';  // most records name none
+  if (!no_policy && !good_accept_.find(accept)) {
     if (Status s = check_names(accept, header_.policies, "policy", line, id)) return *s;
     good_accept_.put(accept, true);
   }

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -47,6 +48,7 @@ struct SuiteHeader {
 struct Record {
   size_t line = 0;                       // 1-based line in the uncompressed text
   std::vector<std::string_view> fields;  // one per column; the last (comment) may contain spaces
+  uint32_t tag_list = 0;                 // its `tags` field's index in the reader's tag_lists()
   std::string_view id() const { return fields.front(); }
 };
 
@@ -87,6 +89,9 @@ class SuiteReader {
   Result<bool> next(Record& r);
   // Valid once next() has returned false.
   const Totals& totals() const { return totals_; }
+  // The distinct `tags` fields of the records read so far, in the order first met: a suite has a
+  // handful, so a record names its own by index (Record::tag_list) and replay counts per index.
+  const std::vector<std::string_view>& tag_lists() const { return tag_lists_; }
   // The whole uncompressed text, which every Record's fields view.
   const std::shared_ptr<const std::string>& text() const { return text_; }
 
@@ -104,6 +109,9 @@ class SuiteReader {
   // Tag or accept list: every name declared, sorted and distinct.
   Status check_names(std::string_view field, const std::vector<std::pair<std::string, std::string>>& declared,
                      const char* what, size_t line, std::string_view id) const;
+  // The index of a tag list the cache did not have: found in tag_index_, or checked and added.
+  // Out of line, so that next() stays small enough to be compiled as one piece.
+  Status intern_tag_list(std::string_view tags, size_t line, std::string_view id, uint32_t* index);
   // Splits up to kAhead more lines into ahead_ and their hashed bytes into messages_; stops at
   // the end of the text (ahead_end_) or at a line in error (ahead_error_).
   void read_ahead();
@@ -128,8 +136,13 @@ class SuiteReader {
   size_t ahead_next_ = 0, ahead_count_ = 0;
   bool ahead_end_ = false;
   std::optional<Error> ahead_error_;
-  // Tag and accept lists already found well-formed: records repeat a few.
-  ViewCache<bool> good_tags_, good_accept_;
+  // Tag lists found well-formed, by index in tag_lists_, and accept lists found well-formed:
+  // records repeat a few. The cache is looked up first; the map (which the cache may have lost
+  // a list from) when it misses.
+  ViewCache<uint32_t> tag_index_cache_;
+  std::map<std::string_view, uint32_t> tag_index_;
+  std::vector<std::string_view> tag_lists_;
+  ViewCache<bool> good_accept_;
   Totals totals_;
 };
 

@@ -98,13 +98,22 @@ bool hex_float(std::string_view s) {
   return decimal(s.substr(i + 2));
 }
 
-// FORMAT.md "Exact values": hex float, inf, -inf, nan, signed decimal integer, or p/q.
+// FORMAT.md "Exact values": hex float, inf, -inf, nan, signed decimal integer, or p/q (p a
+// nonzero signed decimal, q a decimal above 1). The first bytes after the sign say which form a
+// value can be, so each is scanned once, as that form only.
 bool exact_value(std::string_view s) {
-  if (s == "inf" || s == "-inf" || s == "nan") return true;
-  if (hex_float(s) || signed_decimal(s)) return true;
-  size_t slash = s.find('/');
-  return slash != std::string_view::npos && signed_decimal(s.substr(0, slash)) && s[0] != '0' &&
-         decimal(s.substr(slash + 1)) && s.substr(slash + 1) != "0" && s.substr(slash + 1) != "1";
+  const bool negative = !s.empty() && s[0] == '-';
+  const std::string_view m = s.substr(negative ? 1 : 0);  // the magnitude
+  if (m.size() >= 2 && m[0] == '0' && m[1] == 'x') return hex_float(s);
+  if (!m.empty() && (m[0] == 'i' || m[0] == 'n')) return s == "inf" || s == "-inf" || s == "nan";
+  // An integer, or the numerator of p/q: digits, without a leading zero unless it is "0" alone,
+  // and not "-0".
+  size_t i = 0;
+  while (i < m.size() && is_digit(m[i])) ++i;
+  if (i == 0 || (m[0] == '0' && (i > 1 || negative))) return false;
+  if (i == m.size()) return true;
+  const std::string_view q = m.substr(i + 1);
+  return m[i] == '/' && m[0] != '0' && decimal(q) && q != "0" && q != "1";
 }
 
 bool known_rule(std::string_view r) {

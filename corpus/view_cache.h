@@ -17,7 +17,10 @@ class ViewCache {
   // The value stored for `key`, or nullptr.
   Value* find(std::string_view key) {
     Slot& s = slots_[slot(key)];
-    return s.used && s.key == key ? &s.value : nullptr;
+    // Sizes, then bytes: spelled out, as std::string_view's == was left a call. (An unused
+    // slot's key may have no data pointer, which memcmp must not see even for 0 bytes.)
+    const bool same = s.used && s.key.size() == key.size() && (key.empty() || std::memcmp(s.key.data(), key.data(), key.size()) == 0);
+    return same ? &s.value : nullptr;
   }
   // Stores `value` for `key` (which must outlive the cache), replacing what shared its slot.
   Value& put(std::string_view key, Value value) {

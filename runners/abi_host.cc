@@ -1,7 +1,9 @@
 #include "runners/abi_host.h"
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
+#include <cstring>
 #include <vector>
 
 #include "registry/registry.h"
@@ -65,6 +67,35 @@ bool status_ok(int st, std::string* line) {
   return false;
 }
 
+// A word of 1 to 8 hex digits (any case) read 8 bytes at once, where `p` has 8 bytes to read: the
+// word ends at the first space among them, or after all eight when `ends_after` (a space or the
+// end of the request follows). Its length in *n and value in *v; false when it is not such a word
+// or one of its bytes is not a hex digit, and the digit-by-digit loop then decides.
+bool hex_word8(const char* p, bool ends_after, size_t* n, uint32_t* v) {
+  if constexpr (std::endian::native != std::endian::little) return false;
+  constexpr uint64_t kOnes = 0x0101010101010101u, kTop = 0x80 * kOnes;
+  uint64_t x;
+  std::memcpy(&x, p, 8);
+  // Spaces as zero bytes; the lowest top bit of (y - 1) & ~y marks the first of them exactly.
+  const uint64_t y = x ^ (0x20 * kOnes), zero = (y - kOnes) & ~y & kTop;
+  const size_t len = zero ? size_t(__builtin_ctzll(zero)) / 8 : 8;
+  if (len == 0 || (len == 8 && !ends_after)) return false;
+  if (len < 8) x = x << (8 * (8 - len)) | (0x30 * kOnes) >> (8 * len);  // "7e" -> "0000007e"
+  // Per byte (none borrows from its neighbour: each is 0x80 or more before the subtraction):
+  // a digit is 0x30..0x39; a letter, lowercased, 0x61..0x66.
+  const uint64_t t = x | kTop, lower = x | (0x20 * kOnes) | kTop;
+  const uint64_t digit = (t - 0x30 * kOnes) & ~(t - 0x3a * kOnes) & kTop;
+  const uint64_t letter = (lower - 0x61 * kOnes) & ~(lower - 0x67 * kOnes) & kTop;
+  if ((x & kTop) != 0 || (digit | letter) != kTop) return false;
+  // Digit values, the first digit in the top byte, then pairs of nibbles into bytes, and so on.
+  uint64_t d = __builtin_bswap64((x & (0x0f * kOnes)) + (letter >> 7) * 9);
+  d = (d | d >> 4) & 0x00ff00ff00ff00ffu;
+  d = (d | d >> 8) & 0x0000ffff0000ffffu;
+  d = (d | d >> 16) & 0xffffffffu;
+  *n = len, *v = uint32_t(d);
+  return true;
+}
+
 // The selector (second token) of a decode, validate or convert request and the words after it,
 // read in place. false when the selector is missing or a word is not hex (at most 16 digits, as
 // parse_hex) of at most 32 bits.
@@ -76,7 +107,16 @@ bool selector_and_words(std::string_view request, std::string_view* selector, st
   words->clear();
   if (end == request.npos) return true;
   for (size_t at = end + 1;;) {
-    // One word: its digits' values OR-ed together show a non-digit (16) once, at its end.
+    size_t n;
+    uint32_t w;
+    if (at + 8 <= request.size() &&
+        hex_word8(request.data() + at, at + 8 == request.size() || request[at + 8] == ' ', &n, &w)) {
+      words->push_back(w);
+      if (at + n == request.size()) return true;
+      at += n + 1;
+      continue;
+    }
+    // Otherwise digit by digit: their values OR-ed together show a non-digit (16) once, at its end.
     uint64_t v = 0;
     uint8_t bad = 0;
     size_t i = at;

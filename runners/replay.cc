@@ -10,7 +10,6 @@
 #include <thread>
 
 #include "corpus/sha256.h"
-#include "corpus/view_cache.h"
 #include "runners/diagnosis.h"
 #include "runners/scope.h"
 #include "runners/tokens.h"
@@ -135,26 +134,18 @@ bool replay_suite(Target& target, corpus::SuiteReader& reader, const ReplayOptio
   bool dead = false;
   size_t done = 0;
 
-  // Tag lists of the judged cases, counted per distinct list (few per suite) and split once at
-  // the end: the diagnosis ranks failure tags against them. A record's list is counted as it is
-  // read, while its text is in cache, and taken back if the case goes untested (rare). The map is
-  // searched only when the cache of recent lists misses; the cache keys are the map's strings,
-  // which outlive the records.
-  std::map<std::string, size_t, std::less<>> judged_tag_lists;
-  corpus::ViewCache<size_t*> judged_tag_count;
-  auto tag_count = [&](std::string_view list) -> size_t& {
-    size_t** count = judged_tag_count.find(list);
-    if (!count) {
-      auto it = judged_tag_lists.find(list);
-      if (it == judged_tag_lists.end()) it = judged_tag_lists.emplace(list, 0).first;
-      count = &judged_tag_count.put(it->first, &it->second);
-    }
-    return **count;
+  // Judged cases per distinct tag list (the reader numbers a suite's few lists), split into tags
+  // once at the end: the diagnosis ranks failure tags against them. A record's list is counted
+  // as it is read, and taken back if the case goes untested (rare).
+  std::vector<size_t> judged_per_tag_list;
+  auto tag_count = [&](const corpus::Record& r) -> size_t& {
+    if (r.tag_list >= judged_per_tag_list.size()) judged_per_tag_list.resize(r.tag_list + 1);
+    return judged_per_tag_list[r.tag_list];
   };
   // Only failures keep a copy of their record; every other case is a count.
   auto record_case = [&](const corpus::Record& r, Verdict v, std::string_view actual, const Judgement* j) {
     ++res.counts[size_t(v)];
-    if (v == Verdict::Untested) --tag_count(r.fields[tags_col]);
+    if (v == Verdict::Untested) --tag_count(r);
     if (j && v == Verdict::PassUnderPolicy) res.policies_used.emplace(j->policy);
     if (v != Verdict::Fail && v != Verdict::TargetError) return;
     CaseResult cr;
@@ -222,7 +213,7 @@ bool replay_suite(Target& target, corpus::SuiteReader& reader, const ReplayOptio
     if (!more) return *error = more.error().message(), false;
     if (!*more) break;
     if (!o.tag.empty() && !has_tag(pool[n].fields[tags_col], o.tag)) continue;
-    ++tag_count(pool[n].fields[tags_col]);
+    ++tag_count(pool[n]);
     if (n > 0 && (selector_suffix(res.cap, pool[n]) != batch_suffix || n >= limit)) {
       const size_t pending = n;
       flush();
@@ -238,9 +229,9 @@ bool replay_suite(Target& target, corpus::SuiteReader& reader, const ReplayOptio
     ++n;
   }
   flush();
-  for (const auto& [list, n] : judged_tag_lists)
-    if (list != "-" && n)
-      for (std::string_view t : split(list, ',')) res.judged_tags[std::string(t)] += n;
+  for (size_t i = 0; i < judged_per_tag_list.size(); ++i)
+    if (const std::string_view list = reader.tag_lists()[i]; list != "-" && judged_per_tag_list[i])
+      for (std::string_view t : split(list, ',')) res.judged_tags[std::string(t)] += judged_per_tag_list[i];
   res.diagnosis = diagnose(h, res);
   return true;
 }

@@ -323,3 +323,26 @@ TEST_CASE("ViewCache: a hit only for the key stored, a slot's later key replaces
   CHECK(*lists.find(keys[size_t(shared)]) == shared);
   CHECK(*cache.find("normal") == 1);
 }
+
+TEST_CASE("each record names its tag list by index: one index per distinct list", "[corpus][reader]") {
+  // decode.BF16's records meet their few tag lists in hash order, alternating, so both the cache
+  // and the index behind it are used.
+  auto r = SuiteReader::open(std::string(NC_DEFAULT_CORPUS_DIR) + "/decode.BF16.vec.zst");
+  REQUIRE(r.ok());
+  const size_t tags_col = (*r)->header().columns.size() - 2;
+  Record rec;
+  size_t records = 0;
+  for (;;) {
+    Result<bool> more = (*r)->next(rec);
+    REQUIRE(more.ok());
+    if (!*more) break;
+    ++records;
+    REQUIRE(rec.tag_list < (*r)->tag_lists().size());
+    REQUIRE((*r)->tag_lists()[rec.tag_list] == rec.fields[tags_col]);
+  }
+  CHECK(records == 65536);
+  std::vector<std::string_view> lists = (*r)->tag_lists();
+  std::sort(lists.begin(), lists.end());
+  CHECK(std::adjacent_find(lists.begin(), lists.end()) == lists.end());
+  CHECK(lists.size() > 3);
+}

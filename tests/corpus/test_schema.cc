@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <regex>
 #include <utility>
 #include <vector>
 
@@ -193,4 +194,46 @@ TEST_CASE("schema: an unknown op selector or columns not the op's are header err
   std::string bad_cols = t;
   bad_cols.replace(bad_cols.find("value class"), 11, "class value");
   CHECK_THAT(header_error(bad_cols), Catch::Contains("are not those of #op decode"));
+}
+
+// The exact-value check scans each value once, as the form its first bytes allow; against
+// FORMAT.md's grammar written as regular expressions, on valid values of every form and on
+// values one or two random edits away from them.
+TEST_CASE("schema: exact values agree with FORMAT.md's grammar on edited values", "[corpus][schema]") {
+  const std::regex grammar(
+      "-?0x[0-9a-f](\\.[0-9a-f]+)?p[+-](0|[1-9][0-9]*)"  // hex float
+      "|inf|-inf|nan"
+      "|0|-?[1-9][0-9]*"                                 // signed decimal integer
+      "|-?[1-9][0-9]*/([2-9]|[1-9][0-9]+)"               // p/q, q > 1
+      "|-");                                             // absent (FORMAT.md: `-`)
+  const std::vector<std::string> seeds = {"0x1.8p+1", "-0x1p-149", "0x0p+0", "0x1.fffffep+127", "inf", "-inf", "nan",
+                                          "0", "-17", "255", "12/7", "-11/340282346638528859811704183484516925440",
+                                          "3/10", "-1/2",
+                                          // and the edges of each form, most of them refused
+                                          "-0", "00", "05", "-05", "0/5", "-0/5", "05/3", "1/1", "1/0", "1/01", "-",
+                                          "0x", "0x1p+01", "0x1.p+1", "-nan", "infinity", "0x1p1"};
+  const std::string alphabet = "0123456789abcdefx.p+-/inP";
+  uint32_t x = 88172645u;
+  auto next = [&] { return x ^= x << 13, x ^= x >> 17, x ^= x << 5; };
+  size_t valid = 0, invalid = 0;
+  for (int n = 0; n < 4000; ++n) {
+    // Every seed once as it is, then seeds with edits.
+    std::string v = seeds[size_t(n) < seeds.size() ? size_t(n) : next() % seeds.size()];
+    for (uint32_t edits = size_t(n) < seeds.size() ? 0 : next() % 3; edits > 0; --edits) {
+      const size_t at = next() % (v.size() + 1);
+      const char c = alphabet[next() % alphabet.size()];
+      switch (next() % 3) {
+        case 0: if (at < v.size()) v[at] = c; break;
+        case 1: v.insert(v.begin() + long(at), c); break;
+        default: if (at < v.size() && v.size() > 1) v.erase(at, 1); break;
+      }
+    }
+    const bool want = std::regex_match(v, grammar);
+    (want ? valid : invalid) += 1;
+    const std::string text = suite_with(kConvertBf16, {"3f800000", "3f80", "-", v, "-", "edited"});
+    INFO("exact value `" << v << "`");
+    CHECK(read_suite_text(text, "s.txt").ok() == want);
+  }
+  CHECK(valid > 1000);
+  CHECK(invalid > 1000);
 }

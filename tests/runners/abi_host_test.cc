@@ -83,3 +83,37 @@ TEST_CASE("Response tokens: what lies between single spaces after ok, empty ones
     CHECK(r.token_count() == 0);
   }
 }
+
+// Request words are read eight bytes at a time when eight bytes are there (runners/abi_host.cc);
+// against the digit-by-digit rule of PIPE.md, every byte value at every place of words of 1 to 8
+// digits, with a word after them (the eight-byte read) and at the end of the request (digit by
+// digit). I32 decodes every word, to its signed decimal.
+TEST_CASE("abi_answer reads every byte of a request word as PIPE.md says, eight at a time or not", "[abi]") {
+  const nc_plugin_v1& t = *nc_codec_plugin_table();
+  auto hex_value = [](char c) {
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+  };
+  const std::string base = "9aBc0d1F";
+  size_t checked = 0;
+  for (size_t len = 1; len <= 8; ++len)
+    for (size_t at = 0; at < len; ++at)
+      for (int b = 0; b < 256; ++b) {
+        if (b == ' ') continue;  // a separator, not a byte of a word
+        std::string word = base.substr(0, len);
+        word[at] = char(b);
+        // By hand: a word is valid when all its bytes are hex digits; its value is then theirs.
+        bool valid = true;
+        uint32_t value = 0;
+        for (char c : word) valid = valid && hex_value(c) >= 0, value = value << 4 | uint32_t(valid ? hex_value(c) : 0);
+        const std::string want = std::to_string(int32_t(value));
+        for (bool word_first : {true, false}) {
+          const std::string request = word_first ? "decode I32 " + word + " 00000001" : "decode I32 00000001 " + word;
+          INFO("request `" << request << "`");
+          const std::string got = answer(t, request);
+          if (!valid) CHECK(got.rfind("error ", 0) == 0);
+          else CHECK(got == (word_first ? "ok " + want + " 1" : "ok 1 " + want));
+          ++checked;
+        }
+      }
+  CHECK(checked == 2 * 36 * 255);
+}
