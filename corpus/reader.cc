@@ -9,6 +9,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "corpus/same_bytes.h"
 #include "corpus/sha256.h"
 #include "corpus/zstd_io.h"
 
@@ -352,7 +353,7 @@ Result<bool> SuiteReader::next(Record& r) {
   auto malformed = [&] {
     return error(line, std::string(id), "malformed id (expected `" + id_prefix_ + "` and 12 lowercase hex digits)");
   };
-  if (id.size() != p + 12 || std::memcmp(id.data(), id_prefix_.data(), p) != 0) return malformed();
+  if (id.size() != p + 12 || !same_bytes(id.data(), id_prefix_.data(), p)) return malformed();
   char want[12];
   for (size_t i = 0; i < 6; ++i) std::memcpy(want + 2 * i, kHexPairs.digits[digest[i]], 2);
   if (std::memcmp(want, id.data() + p, 12) != 0) {

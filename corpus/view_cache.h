@@ -9,6 +9,8 @@
 #include <cstring>
 #include <string_view>
 
+#include "corpus/same_bytes.h"
+
 namespace nc::corpus {
 
 template <class Value>
@@ -17,10 +19,7 @@ class ViewCache {
   // The value stored for `key`, or nullptr.
   Value* find(std::string_view key) {
     Slot& s = slots_[slot(key)];
-    // Sizes, then bytes: spelled out, as std::string_view's == was left a call. (An unused
-    // slot's key may have no data pointer, which memcmp must not see even for 0 bytes.)
-    const bool same = s.used && s.key.size() == key.size() && (key.empty() || std::memcmp(s.key.data(), key.data(), key.size()) == 0);
-    return same ? &s.value : nullptr;
+    return s.used && same_bytes(s.key, key) ? &s.value : nullptr;
   }
   // Stores `value` for `key` (which must outlive the cache), replacing what shared its slot.
   Value& put(std::string_view key, Value value) {

@@ -9,6 +9,7 @@
 
 #include "corpus/case_id.h"
 #include "corpus/reader.h"
+#include "corpus/same_bytes.h"
 #include "corpus/view_cache.h"
 #include "corpus/zstd_io.h"
 #include "corpus_fixture.h"
@@ -345,4 +346,24 @@ TEST_CASE("each record names its tag list by index: one index per distinct list"
   std::sort(lists.begin(), lists.end());
   CHECK(std::adjacent_find(lists.begin(), lists.end()) == lists.end());
   CHECK(lists.size() > 3);
+}
+
+TEST_CASE("same_bytes: equal strings of every length up to 40, and one differing byte anywhere", "[corpus]") {
+  std::string a, b;
+  for (size_t n = 0; n <= 40; ++n) {
+    a.assign(n, 'x');
+    for (size_t i = 0; i < n; ++i) a[i] = char('a' + i % 26);
+    b = a;
+    CHECK(same_bytes(a.data(), b.data(), n));
+    for (size_t at = 0; at < n; ++at) {
+      for (int bit = 0; bit < 8; ++bit) {
+        b[at] = char(a[at] ^ (1 << bit));
+        INFO(n << " bytes, byte " << at << " bit " << bit);
+        CHECK_FALSE(same_bytes(a.data(), b.data(), n));
+      }
+      b[at] = a[at];
+    }
+    CHECK(same_bytes(std::string_view(a), std::string_view(b)));
+    if (n > 0) CHECK_FALSE(same_bytes(std::string_view(a), std::string_view(b).substr(0, n - 1)));  // sizes differ
+  }
 }
