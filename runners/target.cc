@@ -2,6 +2,10 @@
 
 #include <array>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "runners/abi_host.h"
 #include "runners/pipe_target.h"
 #ifdef NC_HAVE_CODEC_PLUGIN
@@ -70,7 +74,19 @@ void Response::index_tokens() {
   token_starts.clear();
   if (line.size() <= 3) return;
   token_starts.push_back(3);
-  for (size_t at = line.find(' ', 3); at != line.npos; at = line.find(' ', at + 1)) token_starts.push_back(at + 1);
+  // The spaces after "ok ", 16 bytes at a time (a token is about 9 bytes: a call to find each
+  // cost more than the looking), then the rest byte by byte.
+  const char* const p = line.data();
+  size_t at = 3;
+#if defined(__SSE2__)
+  for (; at + 16 <= line.size(); at += 16) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + at));
+    for (unsigned m = unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_set1_epi8(' ')))); m != 0; m &= m - 1)
+      token_starts.push_back(at + unsigned(__builtin_ctz(m)) + 1);
+  }
+#endif
+  for (; at < line.size(); ++at)
+    if (p[at] == ' ') token_starts.push_back(at + 1);
 }
 
 std::string shell_quote(const std::string& s) {

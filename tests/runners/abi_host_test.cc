@@ -2,6 +2,9 @@
 // (and PIPE.md's own example), not from the codec.
 #include <catch2/catch.hpp>
 
+#include <string>
+#include <vector>
+
 #include "codec/codec_plugin.h"
 #include "runners/abi_host.h"
 #include "runners/target.h"
@@ -116,4 +119,28 @@ TEST_CASE("abi_answer reads every byte of a request word as PIPE.md says, eight 
         }
       }
   CHECK(checked == 2 * 36 * 255);
+}
+
+// index_tokens looks at 16 bytes at a time; against a plain split on single spaces, on answer
+// lines of up to 200 bytes whose spaces fall anywhere, doubled and trailing ones included.
+TEST_CASE("Response tokens agree with a plain split on random answer lines", "[abi]") {
+  uint32_t x = 2891336453u;
+  auto next = [&] { return x ^= x << 13, x ^= x >> 17, x ^= x << 5; };
+  for (int n = 0; n < 5000; ++n) {
+    nc::runners::Response r;
+    r.line = "ok ";
+    for (size_t len = next() % 200; len > 0; --len) r.line += next() % 4 == 0 ? ' ' : char('a' + next() % 26);
+    std::vector<std::string> want;  // by hand: what lies between the spaces after "ok "
+    if (r.line.size() > 3)
+      for (size_t start = 3;;) {
+        const size_t sp = r.line.find(' ', start);
+        want.push_back(r.line.substr(start, sp == std::string::npos ? std::string::npos : sp - start));
+        if (sp == std::string::npos) break;
+        start = sp + 1;
+      }
+    r.index_tokens();
+    INFO("line `" << r.line << "`");
+    REQUIRE(r.token_count() == want.size());
+    for (size_t i = 0; i < want.size(); ++i) CHECK(r.token(i) == want[i]);
+  }
 }
