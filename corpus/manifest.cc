@@ -1,11 +1,14 @@
 #include "corpus/manifest.h"
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <optional>
 #include <stdexcept>
+#include <thread>
 
 #include "corpus/reader.h"
 #include "corpus/sha256.h"
@@ -131,25 +134,33 @@ Error tampered(const std::string& path, const std::string& sha, const ManifestEn
 
 }  // namespace
 
-std::vector<Error> verify_files(const std::string& dir, const Manifest& m, std::vector<std::string>* contents) {
-  std::vector<Error> errors;
+std::vector<Error> verify_files(const std::string& dir, const Manifest& m, std::vector<std::string>* contents,
+                                unsigned threads) {
   if (contents) contents->assign(m.suites.size(), "");
-  for (size_t i = 0; i < m.suites.size(); ++i) {
+  // Each file's problem in its own slot, so that the list comes out in manifest order whichever
+  // thread read which file.
+  std::vector<std::optional<Error>> problem(m.suites.size());
+  auto verify = [&](size_t i) {
     const ManifestEntry& e = m.suites[i];
     std::string path = (fs::path(dir) / e.file).string();
-    if (std::string why = check_file(path, e); !why.empty()) {
-      errors.push_back({path, 0, "", why});
-      continue;
-    }
+    if (std::string why = check_file(path, e); !why.empty()) return void(problem[i] = Error{path, 0, "", why});
     Result<std::string> bytes = read_file(path);
-    if (!bytes) {
-      errors.push_back(bytes.error());
-      continue;
-    }
+    if (!bytes) return void(problem[i] = bytes.error());
     std::string sha = sha256_hex(*bytes);
-    if (sha != e.compressed_sha256) errors.push_back(tampered(path, sha, e));
+    if (sha != e.compressed_sha256) problem[i] = tampered(path, sha, e);
     else if (contents) (*contents)[i] = std::move(*bytes);
-  }
+  };
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < m.suites.size();) verify(i);
+  };
+  std::vector<std::thread> helpers;
+  for (size_t t = 1; t < std::min<size_t>(std::max(1u, threads), m.suites.size()); ++t) helpers.emplace_back(work);
+  work();
+  for (std::thread& t : helpers) t.join();
+  std::vector<Error> errors;
+  for (std::optional<Error>& p : problem)
+    if (p) errors.push_back(std::move(*p));
   flag_unlisted(dir, m, errors);
   return errors;
 }

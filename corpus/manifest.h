@@ -51,8 +51,10 @@ std::vector<Error> verify_corpus(const std::string& dir, const Manifest& m);
 // no decompression), and no unlisted *.vec.zst. Such a reader then calls check_totals() with
 // what it read. With `contents`, it keeps each listed file's bytes as hashed (in manifest order;
 // "" for a file with a problem), so that the reader can decompress exactly the bytes that matched
-// (SuiteReader::from_verified) instead of reading and hashing the file again.
-std::vector<Error> verify_files(const std::string& dir, const Manifest& m, std::vector<std::string>* contents = nullptr);
+// (SuiteReader::from_verified) instead of reading and hashing the file again. `threads` files
+// are read and hashed at once (replay --jobs); the problems come out in manifest order all the same.
+std::vector<Error> verify_files(const std::string& dir, const Manifest& m, std::vector<std::string>* contents = nullptr,
+                                unsigned threads = 1);
 // A suite read to its end against its manifest entry: hashes (the text's where it was computed),
 // text size, record count.
 Status check_totals(const std::string& path, const ManifestEntry& e, const SuiteReader::Totals& totals);

@@ -99,7 +99,7 @@ bool ReplayResult::conformant() const {
 }
 
 bool verify_manifest(const std::string& dir, std::string* manifest_sha256, std::vector<corpus::ManifestEntry>* entries,
-                     std::string* error, std::vector<std::string>* contents) {
+                     std::string* error, std::vector<std::string>* contents, unsigned threads) {
   const std::string path = dir + "/" + corpus::kManifestName;
   std::ifstream f(path, std::ios::binary);
   if (!f) return *error = path + ": cannot read the corpus manifest", false;
@@ -109,7 +109,7 @@ bool verify_manifest(const std::string& dir, std::string* manifest_sha256, std::
   auto m = corpus::parse_manifest(ss.str(), path);
   if (!m) return *error = m.error().message(), false;
   // The files' bytes against the manifest now; their text and records as replay streams them.
-  std::vector<corpus::Error> problems = corpus::verify_files(dir, *m, contents);
+  std::vector<corpus::Error> problems = corpus::verify_files(dir, *m, contents, threads);
   if (!problems.empty()) {
     *error = problems[0].message();
     if (problems.size() > 1) *error += " (and " + std::to_string(problems.size() - 1) + " more problems)";
@@ -268,7 +268,7 @@ bool run_suite(Target& target, const ReplayOptions& o, const corpus::ManifestEnt
 bool replay(Target& target, const ReplayOptions& o, ReplayResult* out, std::string* error) {
   std::vector<corpus::ManifestEntry> entries;
   std::vector<std::string> contents;
-  if (!verify_manifest(o.corpus_dir, &out->manifest_sha256, &entries, error, &contents)) return false;
+  if (!verify_manifest(o.corpus_dir, &out->manifest_sha256, &entries, error, &contents, std::max(1u, o.jobs))) return false;
   std::vector<corpus::ManifestEntry> selected;
   std::vector<std::string> selected_contents;
   for (size_t i = 0; i < entries.size(); ++i)

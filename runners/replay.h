@@ -62,9 +62,10 @@ struct ReplayResult {
 // the listed size and compressed SHA-256. Fills the hash of the manifest's bytes and its suites,
 // or false with *error naming the file and what did not match. With `contents`, keeps the suite
 // files' bytes as verified (in entry order): replay() decompresses those and checks each suite's
-// text size and record count as it streams it, so each file is read and hashed once.
+// text size and record count as it streams it, so each file is read and hashed once; `threads`
+// files at a time (replay uses its --jobs).
 bool verify_manifest(const std::string& dir, std::string* manifest_sha256, std::vector<corpus::ManifestEntry>* entries,
-                     std::string* error, std::vector<std::string>* contents = nullptr);
+                     std::string* error, std::vector<std::string>* contents = nullptr, unsigned threads = 1);
 
 // false (exit 2) on a corpus or target start error, with *error; otherwise fills *out. With
 // options.jobs > 1 suites run on that many threads, largest first, each worker on its own target

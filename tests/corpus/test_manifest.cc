@@ -129,3 +129,38 @@ TEST_CASE("verify_files keeps the bytes it verified, which a reader then decompr
   CHECK_THAT(errs[0].message(), Catch::Contains("t.demo.vec.zst") && Catch::Contains(m.suites[0].compressed_sha256));
   CHECK(contents[0].empty());  // nothing of a file that did not match is kept
 }
+
+TEST_CASE("verify_files on several threads: the same problems in manifest order, the same bytes kept", "[corpus][manifest]") {
+  // Ten suites of the committed corpus, two tampered with, one missing, and a file not listed.
+  Result<Manifest> full = read_manifest(NC_DEFAULT_CORPUS_DIR);
+  REQUIRE(full.ok());
+  ScratchDir dir;
+  Manifest m = *full;
+  m.suites.resize(10);
+  for (const ManifestEntry& e : m.suites)
+    write_bytes(dir.file(e.file), read_bytes(std::string(NC_DEFAULT_CORPUS_DIR) + "/" + e.file));
+  std::string bytes = read_bytes(dir.file(m.suites[2].file));
+  bytes[bytes.size() / 2] ^= 1;
+  write_bytes(dir.file(m.suites[2].file), bytes);
+  write_bytes(dir.file(m.suites[7].file), read_bytes(dir.file(m.suites[7].file)) + "x");
+  std::filesystem::remove(dir.file(m.suites[5].file));
+  write_bytes(dir.file("unlisted.vec.zst"), bytes);
+
+  std::vector<std::string> one_contents;
+  const std::vector<Error> one = verify_files(dir.path, m, &one_contents, 1);
+  REQUIRE(one.size() == 4);
+  CHECK_THAT(one[0].message(), Catch::Contains(m.suites[2].file));
+  CHECK_THAT(one[1].message(), Catch::Contains(m.suites[5].file) && Catch::Contains("missing"));
+  CHECK_THAT(one[2].message(), Catch::Contains(m.suites[7].file));
+  CHECK_THAT(one[3].message(), Catch::Contains("unlisted.vec.zst") && Catch::Contains("not listed"));
+  for (unsigned threads : {2u, 3u, 16u}) {
+    std::vector<std::string> contents;
+    const std::vector<Error> many = verify_files(dir.path, m, &contents, threads);
+    REQUIRE(many.size() == one.size());
+    for (size_t i = 0; i < one.size(); ++i) CHECK(many[i].message() == one[i].message());
+    CHECK(contents == one_contents);
+  }
+  size_t kept = 0;
+  for (const std::string& c : one_contents) kept += !c.empty();
+  CHECK(kept == 7);
+}
