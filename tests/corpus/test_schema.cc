@@ -211,7 +211,10 @@ TEST_CASE("schema: exact values agree with FORMAT.md's grammar on edited values"
                                           "3/10", "-1/2",
                                           // and the edges of each form, most of them refused
                                           "-0", "00", "05", "-05", "0/5", "-0/5", "05/3", "1/1", "1/0", "1/01", "-",
-                                          "0x", "0x1p+01", "0x1.p+1", "-nan", "infinity", "0x1p1"};
+                                          "0x", "0x1p+01", "0x1.p+1", "-nan", "infinity", "0x1p1",
+                                          // fractions of 6 to 16 digits, read 8 bytes at a time
+                                          "0x1.a10002p-101", "-0x1.86fffep-35", "0x1.0123456789abcdefp+3",
+                                          "0x1.abcdefABp+1", "0x1.00000000p-1000", "0x1.1234567p+0"};
   const std::string alphabet = "0123456789abcdefx.p+-/inP";
   uint32_t x = 88172645u;
   auto next = [&] { return x ^= x << 13, x ^= x >> 17, x ^= x << 5; };
