@@ -1,7 +1,8 @@
 // Replay speed as records per second and as a ratio to a baseline measured in the same run over
 // the same files: zstd decompression plus line splitting alone (what any replay must at least do).
 // Rows: the validating corpus reader alone; `replay --target cpu` with one and two workers (the
-// whole command path: manifest check, reading, requests, verdicts); and `replay` through the pipe
+// whole command path: manifest check, reading, requests, verdicts); `certify --target cpu` the
+// same, then both certificate texts (written nowhere); and `replay` through the pipe
 // protocol against the example adapter (decode.*) and the ml_dtypes adapter (the suites it
 // provides), counting the cases judged. Each repeat runs every stage once, in turn, so a busy
 // moment on a shared machine hits all stages alike; each figure is the best of REPEATS. Besides
@@ -23,6 +24,7 @@
 #include "corpus/manifest.h"
 #include "corpus/reader.h"
 #include "corpus/zstd_io.h"
+#include "runners/certificate.h"
 #include "runners/replay.h"
 
 using namespace nc;
@@ -101,8 +103,10 @@ double cores_for_two_threads() {
   return (cpu_seconds() - c0) / seconds_since(t0);
 }
 
-// One whole replay; returns the cases judged (not untested), 0 on error.
-uint64_t replay_once(const std::string& dir, const std::string& spec, const std::string& glob, unsigned jobs) {
+// One whole replay; returns the cases judged (not untested), 0 on error. With `certificate`,
+// then both certificate texts as `certify` makes them (writing them to files aside).
+uint64_t replay_once(const std::string& dir, const std::string& spec, const std::string& glob, unsigned jobs,
+                     bool certificate = false) {
   runners::TargetOptions to;
   std::string why;
   auto target = runners::make_target(spec, to, &why);
@@ -114,6 +118,8 @@ uint64_t replay_once(const std::string& dir, const std::string& spec, const std:
   o.make_target = [&] { return runners::make_target(spec, to, &why); };
   runners::ReplayResult r;
   if (!runners::replay(*target, o, &r, &why)) return std::fprintf(stderr, "%s: %s\n", spec.c_str(), why.c_str()), 0;
+  if (certificate && (runners::certificate_json(r, {}, "bench").empty() || runners::certificate_markdown(r, {}, "bench").empty()))
+    return 0;
   uint64_t judged = 0;
   for (const auto& s : r.suites) judged += s.total() - s.counts[size_t(runners::Verdict::Untested)];
   return judged;
@@ -154,7 +160,7 @@ int main(int argc, char** argv) {
   const std::string example = "pipe:python3 " NC_SOURCE_DIR "/runners/examples/pipe_adapter.py";
   const bool have_ml_dtypes = access(python.c_str(), X_OK) == 0;
   const std::string ml_dtypes = "pipe:" + python + " " NC_SOURCE_DIR "/runners/thirdparty/ml_dtypes_adapter.py";
-  Timing base, reader, cpu1, cpu2, pipe_example, pipe_ml;
+  Timing base, reader, cpu1, cpu2, cert1, cert2, pipe_example, pipe_ml;
   double two_thread_cores = 0;
   for (int r = 0; r < repeats; ++r) {
     two_thread_cores = std::max(two_thread_cores, cores_for_two_threads());
@@ -166,6 +172,8 @@ int main(int argc, char** argv) {
     reader.run(reader_stage);
     cpu1.run([&] { return replay_once(dir, "cpu", "*", 1); });
     cpu2.run([&] { return replay_once(dir, "cpu", "*", 2); });
+    cert1.run([&] { return replay_once(dir, "cpu", "*", 1, true); });
+    cert2.run([&] { return replay_once(dir, "cpu", "*", 2, true); });
     pipe_example.run([&] { return replay_once(dir, example, "decode.*", 1); });
     if (have_ml_dtypes) pipe_ml.run([&] { return replay_once(dir, ml_dtypes, "*", 1); });
   }
@@ -186,6 +194,8 @@ int main(int argc, char** argv) {
   row("corpus reader (validating, as replay reads)", reader);
   row("replay --target cpu --jobs 1", cpu1);
   row("replay --target cpu --jobs 2", cpu2);
+  row("certify --target cpu --jobs 1 (no files)", cert1);
+  row("certify --target cpu --jobs 2 (no files)", cert2);
   row("replay pipe: example adapter (decode.*)", pipe_example);
   if (have_ml_dtypes) row("replay pipe: ml_dtypes adapter (cases judged)", pipe_ml);
   else std::printf("%-46s %9s (no %s; run scripts/install-thirdparty)\n", "replay pipe: ml_dtypes adapter", "skipped", python.c_str());
@@ -193,5 +203,6 @@ int main(int argc, char** argv) {
     std::printf("replay --jobs 2 over --jobs 1: %.2fx wall; --jobs 2 kept %.2f cores busy (cpu s / wall s);\n"
                 "control: two independent busy threads got %.2f cores at best\n",
                 cpu1.seconds / cpu2.seconds, cpu2.cpu / cpu2.seconds, two_thread_cores);
+  if (cert1.ok() && cert2.ok()) std::printf("certify --jobs 2 over --jobs 1: %.2fx wall\n", cert1.seconds / cert2.seconds);
   return 0;
 }
