@@ -1,6 +1,7 @@
 // A small direct-mapped cache from strings to values, keyed by views the caller keeps alive. The
-// reader and replay use it for tag and policy lists: a suite has a handful of distinct lists, met
-// in id (hash) order, so most look-ups hit and a miss costs only the full work it saves.
+// reader uses it for tag lists (to their numbers) and policy lists: a suite has a handful of
+// distinct lists, met in id (hash) order, so most look-ups hit and a miss costs only the work it
+// saves.
 #pragma once
 
 #include <array>
