@@ -116,19 +116,13 @@ bool selector_and_words(std::string_view request, std::string_view* selector, st
       at += n + 1;
       continue;
     }
-    // Otherwise digit by digit: their values OR-ed together show a non-digit (16) once, at its end.
-    uint64_t v = 0;
-    uint8_t bad = 0;
-    size_t i = at;
-    for (; i < request.size() && request[i] != ' '; ++i) {
-      const uint8_t d = kHexDigitValue[uint8_t(request[i])];
-      bad |= d;
-      v = (v << 4) | (d & 15);
-    }
-    if (i == at || i - at > 16 || bad > 15 || v > 0xffffffffu) return false;
+    // Otherwise (a longer word, or one near the end of the request) as parse_hex reads any word.
+    const size_t end_of_word = std::min(request.find(' ', at), request.size());
+    uint64_t v;
+    if (!parse_hex(request.substr(at, end_of_word - at), &v) || v > 0xffffffffu) return false;
     words->push_back(uint32_t(v));
-    if (i == request.size()) return true;
-    at = i + 1;
+    if (end_of_word == request.size()) return true;
+    at = end_of_word + 1;
   }
 }
 

@@ -1,9 +1,23 @@
 #include "runners/tokens.h"
 
+#include <array>
 #include <cinttypes>
 #include <cstdio>
 
 namespace nc::runners {
+namespace {
+// Each character's hex digit value (any case), or 16 for a character that is none: one load per
+// digit, no branch on which range it falls in (unpredictable in random words).
+constexpr std::array<uint8_t, 256> kHexDigitValue = [] {
+  std::array<uint8_t, 256> v{};
+  for (int c = 0; c < 256; ++c)
+    v[size_t(c)] = c >= '0' && c <= '9'   ? uint8_t(c - '0')
+                   : c >= 'a' && c <= 'f' ? uint8_t(c - 'a' + 10)
+                   : c >= 'A' && c <= 'F' ? uint8_t(c - 'A' + 10)
+                                          : 16;
+  return v;
+}();
+}  // namespace
 
 // Tokens are mostly a few characters long: a plain loop beats a memchr call per token.
 std::vector<std::string_view> split(std::string_view s, char sep) {

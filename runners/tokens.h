@@ -2,7 +2,6 @@
 // decimals, comma and 'x' lists. Parsers return false instead of throwing on malformed input.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -11,17 +10,6 @@
 namespace nc::runners {
 
 std::vector<std::string_view> split(std::string_view s, char sep);
-// Each character's hex digit value (any case), or 16 for a character that is none: one load per
-// digit, no branch on which range it falls in (unpredictable in random words).
-inline constexpr std::array<uint8_t, 256> kHexDigitValue = [] {
-  std::array<uint8_t, 256> v{};
-  for (int c = 0; c < 256; ++c)
-    v[size_t(c)] = c >= '0' && c <= '9'   ? uint8_t(c - '0')
-                   : c >= 'a' && c <= 'f' ? uint8_t(c - 'a' + 10)
-                   : c >= 'A' && c <= 'F' ? uint8_t(c - 'A' + 10)
-                                          : 16;
-  return v;
-}();
 // Hex word of at most 16 digits, any case; false on an empty or non-hex token.
 bool parse_hex(std::string_view s, uint64_t* out);
 bool parse_hex_list(std::string_view s, std::vector<uint64_t>* out);  // "a,b,c"
