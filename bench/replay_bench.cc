@@ -33,12 +33,12 @@ using Clock = std::chrono::steady_clock;
 namespace {
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-// Baseline: read the file, decompress it the way the reader does, and find every line end,
-// nothing else.
+// Baseline: read the file, decompress it the way replay's reader does (bytes matched to the
+// manifest's SHA-256, so without zstd's frame checksum), and find every line end, nothing else.
 size_t decompress_and_split(const std::string& path) {
   auto compressed = corpus::read_file(path);
   if (!compressed) return std::fprintf(stderr, "%s\n", compressed.error().message().c_str()), 0;
-  auto text = corpus::zstd_decompress(*compressed, path);
+  auto text = corpus::zstd_decompress(*compressed, path, corpus::FrameChecksum::Skip);
   if (!text) return std::fprintf(stderr, "%s\n", text.error().message().c_str()), 0;
   size_t lines = 0;
   for (size_t at = 0; (at = text->find('\n', at)) != std::string::npos; ++at) ++lines;
@@ -140,13 +140,18 @@ int main(int argc, char** argv) {
     for (const auto& e : m->suites) lines += decompress_and_split(dir + "/" + e.file);
     return lines ? records : 0;
   };
-  // The corpus reader alone, as replay reads: it validates every record (field syntax, id hash,
-  // order) as it goes.
+  // The corpus reader alone, as replay reads: the files read and matched to the manifest, then
+  // every record validated (field syntax, id hash, order) as it is streamed.
   auto reader_stage = [&] {
     uint64_t n = 0;
     corpus::Record rec;
-    for (const auto& e : m->suites) {
-      auto r = corpus::SuiteReader::open(dir + "/" + e.file, corpus::SuiteReader::TextHash::Skip);
+    std::vector<std::string> contents;
+    if (auto problems = corpus::verify_files(dir, *m, &contents); !problems.empty())
+      return std::fprintf(stderr, "%s\n", problems[0].message().c_str()), uint64_t(0);
+    for (size_t i = 0; i < m->suites.size(); ++i) {
+      const corpus::ManifestEntry& e = m->suites[i];
+      auto r = corpus::SuiteReader::from_verified(std::move(contents[i]), e.compressed_sha256, dir + "/" + e.file,
+                                                  corpus::SuiteReader::TextHash::Skip);
       if (!r) return std::fprintf(stderr, "%s\n", r.error().message().c_str()), uint64_t(0);
       for (;;) {
         auto more = (*r)->next(rec);

@@ -245,16 +245,22 @@ Result<std::unique_ptr<SuiteReader>> SuiteReader::open(const std::string& path, 
   Result<std::string> compressed = read_file(path);
   if (!compressed) return compressed.error();
   std::string sha = sha256_hex(*compressed);
-  return from_verified(std::move(*compressed), std::move(sha), path, text_hash);
+  return from_compressed(std::move(*compressed), std::move(sha), path, text_hash, FrameChecksum::Verify);
 }
 
 Result<std::unique_ptr<SuiteReader>> SuiteReader::from_verified(std::string compressed, std::string compressed_sha256,
                                                                 const std::string& path, TextHash text_hash) {
+  return from_compressed(std::move(compressed), std::move(compressed_sha256), path, text_hash, FrameChecksum::Skip);
+}
+
+Result<std::unique_ptr<SuiteReader>> SuiteReader::from_compressed(std::string compressed, std::string compressed_sha256,
+                                                                  const std::string& path, TextHash text_hash,
+                                                                  FrameChecksum checksum) {
   std::unique_ptr<SuiteReader> r(new SuiteReader());
   r->name_ = path;
   r->totals_.compressed_bytes = compressed.size();
   r->totals_.compressed_sha256 = std::move(compressed_sha256);
-  Result<std::string> text = zstd_decompress(compressed, path);
+  Result<std::string> text = zstd_decompress(compressed, path, checksum);
   if (!text) return text.error();
   if (Status s = r->start(std::move(*text), text_hash == TextHash::Compute)) return *s;
   std::string stem = std::filesystem::path(path).filename().string();

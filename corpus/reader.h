@@ -19,6 +19,7 @@
 #include "corpus/schema.h"
 #include "corpus/sha256.h"
 #include "corpus/view_cache.h"
+#include "corpus/zstd_io.h"
 
 namespace nc::corpus {
 
@@ -75,8 +76,9 @@ class SuiteReader {
   // Opens `path` (a .vec.zst file) and reads and validates the header. The file stem must be
   // the header's suite name.
   static Result<std::unique_ptr<SuiteReader>> open(const std::string& path, TextHash text_hash = TextHash::Compute);
-  // The same over a file's bytes already read and found to hash to `compressed_sha256` (by
-  // verify_files, which keeps them): decompressed without reading or hashing the file again.
+  // The same over a file's bytes already read and matched to the manifest's `compressed_sha256`
+  // (by verify_files, which keeps them): decompressed without reading or hashing the file again,
+  // and without zstd's own frame checksum, which that match makes redundant (FrameChecksum).
   static Result<std::unique_ptr<SuiteReader>> from_verified(std::string compressed, std::string compressed_sha256,
                                                            const std::string& path, TextHash text_hash);
   // Reads uncompressed text held in memory; `name` is used in errors.
@@ -97,6 +99,11 @@ class SuiteReader {
 
  private:
   SuiteReader() = default;
+  // open and from_verified: decompresses `compressed` (which hashes to `compressed_sha256`) and
+  // reads the header, which must name the file.
+  static Result<std::unique_ptr<SuiteReader>> from_compressed(std::string compressed, std::string compressed_sha256,
+                                                             const std::string& path, TextHash text_hash,
+                                                             FrameChecksum checksum);
   // Checks and hashes the text, then reads the header.
   Status start(std::string text, bool hash_text);
   // The next line of the text.

@@ -10,6 +10,7 @@
 #include "corpus/case_id.h"
 #include "corpus/reader.h"
 #include "corpus/same_bytes.h"
+#include "corpus/sha256.h"
 #include "corpus/view_cache.h"
 #include "corpus/zstd_io.h"
 #include "corpus_fixture.h"
@@ -175,6 +176,15 @@ TEST_CASE("reader: truncated and corrupted zstd files", "[corpus][reader][zstd]"
     REQUIRE_FALSE(r.ok());
     CHECK_THAT(r.error().message(), Catch::Contains("t.demo.vec.zst"));
   }
+  SECTION("a wrong frame checksum: open() says so; from_verified (bytes matched to a manifest) skips it") {
+    std::string bad = z;
+    bad.back() ^= 1;
+    nc::corpus::test::write_bytes(dir.file("t.demo.vec.zst"), bad);
+    Result<std::unique_ptr<SuiteReader>> opened = SuiteReader::open(dir.file("t.demo.vec.zst"));
+    REQUIRE_FALSE(opened.ok());
+    CHECK_THAT(opened.error().message(), Catch::Contains("t.demo.vec.zst") && Catch::Contains("checksum"));
+    CHECK(SuiteReader::from_verified(bad, sha256_hex(bad), dir.file("t.demo.vec.zst"), SuiteReader::TextHash::Skip).ok());
+  }
   SECTION("missing file and empty file") {
     CHECK_THAT(read_suite(dir.file("none.vec.zst")).error().message(), Catch::Contains("cannot open"));
     nc::corpus::test::write_bytes(dir.file("t.demo.vec.zst"), "");
@@ -227,6 +237,16 @@ TEST_CASE("zstd_decompress: one call into the declared size, streaming for every
     Result<std::string> t = zstd_decompress(z, "x");
     REQUIRE(t.ok());
     CHECK(*t == big);
+  }
+  SECTION("a frame whose checksum is wrong: an error when verified, read as written when skipped") {
+    std::string z = zstd_compress(a);
+    z.back() ^= 1;  // the frame ends with the low 4 bytes of its text's XXH64
+    Result<std::string> verified = zstd_decompress(z, "x.vec.zst");
+    REQUIRE_FALSE(verified.ok());
+    CHECK_THAT(verified.error().message(), Catch::Contains("x.vec.zst") && Catch::Contains("checksum"));
+    Result<std::string> skipped = zstd_decompress(z, "x.vec.zst", FrameChecksum::Skip);
+    REQUIRE(skipped.ok());
+    CHECK(*skipped == a);
   }
   SECTION("a frame followed by a cut-off one") {
     const std::string z = zstd_compress(b);
