@@ -1,6 +1,6 @@
 #include "corpus/zstd_io.h"
 
-// ZSTD_d_forceIgnoreChecksum is in zstd's experimental section (stable in Debian 12's 1.5.4).
+// ZSTD_d_forceIgnoreChecksum is in zstd's experimental section (Debian 12's libzstd 1.5.4 has it).
 #define ZSTD_STATIC_LINKING_ONLY
 #include <zstd.h>
 
