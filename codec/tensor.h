@@ -2,8 +2,9 @@
 // dequantization. Geometry: grouped rank >= 1 with scales [leading..., ceil_div(K, G)]; NVFP4
 // rank 2 with K a multiple of 16 (spec 3.3: 16 codes in every K-axis group) and scales [N, K/16];
 // FP8 row rank 2 with scales [N]. Every extent must be
-// positive (spec 4 asks a positive K; 3.4 positive dimensions; an empty tensor has no groups to
-// own a scale).
+// positive: spec 4 asks a positive K and 3.4 positive dimensions; for a grouped tensor's leading
+// extents and NVFP4's the spec is silent and rejecting an empty tensor is this codec's choice
+// (vectors/FORMAT.md "Zero extents").
 //
 // Check order (shared with the oracle): shape, then the NVFP4 divisor, then every scale in
 // row-major order, then every code in row-major order (for one code: legality, then the

@@ -43,7 +43,9 @@ struct Tensor {
 };
 
 // Check order (the first violation is returned):
-//   1. shape: grouped rank >= 1, NVFP4 and FP8 row rank 2, direct rank >= 1; every extent >= 1;
+//   1. shape: grouped rank >= 1, NVFP4 and FP8 row rank 2, direct rank >= 1; every extent >= 1
+//      (the spec asks it of a grouped K and of FP8 row; for grouped leading extents and NVFP4 it
+//      is this project's choice, which no corpus case tests: FORMAT.md "Zero extents");
 //      NVFP4 K a multiple of 16 (spec 3.3: every K-axis group holds 16 codes); code plane size = product of extents; scale plane size = leading product * ceil(K/G)
 //      (grouped; NVFP4 K/16) or N (FP8 row); a divisor present exactly for NVFP4 (else "shape")
 //   2. divisor (NVFP4): finite and > 0

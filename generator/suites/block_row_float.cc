@@ -102,13 +102,10 @@ SuiteInfo nvfp4_recon_info() {
 }
 void nvfp4_recon_build(SuiteBuilder& b) {
   oracle::Context ctx;
-  const uint32_t divisors[] = {0x3f800000u /*1*/, 0x35800000u /*2^-20*/, 0x40400000u /*3*/, 0x3dcccccdu /*~0.1*/, 0x3fc00000u /*1.5*/,
-                               0x41a80000u /*21*/, 0x42340000u /*45*/, 0x3f800001u /*1+2^-23*/, 0x7f000000u /*2^127*/,
-                               0x7f7fffffu /*max*/, 0x00800000u /*2^-126*/, 0x00000001u /*2^-149*/};
   for (uint32_t code = 0; code < 16; ++code)
     for (uint32_t scale = 0; scale < 256; ++scale) {
       if (!oracle::word_rule(Format::NVFP4, Component::Scale, scale).empty()) continue;
-      for (uint32_t d : divisors) {
+      for (uint32_t d : kNvfp4Divisors) {
         oracle::Reconstructed r = oracle::reconstruct_nvfp4(ctx, code, scale, d);
         Case c{{hex_word(code, 1), hex_word(scale, 2), hex_word(d, 8)}, "", {}, {}, {}, "code x scale / divisor"};
         if (!r.rule.empty()) {

@@ -3,7 +3,8 @@
 // FP8 row), bad plane sizes, the zero-scale rule, bad scales, illegal codes and NVFP4 divisors;
 // NVFP4 K not a multiple of 16 (a shape error, spec 3.3); two or more violations in different
 // groups, rows and planes (the check order decides, not the position); subnormal scales and
-// subnormal results in every dequantize suite.
+// subnormal results in every dequantize suite; for NVFP4 dequantize, every code and valid block
+// scale over each divisor of reconstruct.NVFP4.
 // Tensor contents are seeded (SplitMix64); every expectation from oracle::validate_tensor and
 // oracle::dequantize.
 #include <algorithm>
@@ -95,7 +96,8 @@ SuiteInfo tensor_info(Format f, bool deq) {
       {"bad-scale-count", "the scale plane has the wrong number of words: catches unchecked plane sizes."},
       {"bad-code-count", "the code plane has the wrong number of words: catches unchecked plane sizes."},
       {"bad-rank", "a rank the format does not allow: catches accepting any rank."},
-      {"zero-extent", "an extent of 0: catches empty tensors accepted as valid."},
+      {"zero-extent", "an extent of 0 where the spec asks a positive one (a grouped K, spec 4; an FP8 row dimension, 3.4): "
+                      "catches empty tensors accepted as valid."},
       {"divisor-presence", "a divisor given where none belongs, or missing for NVFP4."},
       {"divisor", "an NVFP4 divisor that is zero, negative, infinite or NaN."},
       {"zero-scale", "a +0 scale: codes in its group or row must be zero; catches an unchecked zero-scale rule."},
@@ -110,6 +112,14 @@ SuiteInfo tensor_info(Format f, bool deq) {
       {"subnormal-scale", "subnormal scale words: catches a bulk path that reads them as zero (DAZ)."},
       {"subnormal-result", "some results are binary32 subnormals: catches a bulk path that flushes them to zero (FTZ)."},
   };
+  if (is_grouped_int(f) && !deq)
+    s.tags["negative-code"] = "the most negative legal code in a +0-scale group (the sign bit alone; W8: -127): catches a "
+                              "zero test that ignores the sign bit, as E4M3FN's two zero words invite, or that rejects "
+                              "positive codes only.";
+  if (f == Format::NVFP4 && deq)
+    s.tags["code-scale-grid"] = "every E2M1 code times every valid block scale over one divisor, each row one scale: "
+                                "catches folding d_w into the block scale first (two roundings), and saturating or "
+                                "flushing at the ends of the binary32 range.";
   if (f == Format::NVFP4)
     s.tags["partial-block"] = "K is not a multiple of 16, a shape error (spec 3.3: every K-axis group holds 16 codes): catches "
                               "accepting a short final block as the grouped schemes' partial group.";
@@ -192,6 +202,23 @@ void subnormal_cases(SuiteBuilder& b, const Geometry& g, bool deq, SplitMix64& r
     Tensor u = random_tensor(g, {2, 8}, r);
     u.scales = {0x0080, 0x0100};  // 2^-126, 2^-125: a code below 1 gives a subnormal product
     add_tensor(b, g, deq, u, {}, "smallest normal row scales: products below 1 are subnormal");
+  }
+}
+
+// Spec 3.3: W = decode_e2m1(c) * decode_e4m3fn(s) / d_w, exact, rounded once. One [127, 16]
+// tensor per divisor of reconstruct.NVFP4: row n has the n-th valid block scale word (0x00 to
+// 0x7e) and the 16 E2M1 codes, so a bulk path meets every product reconstruct checks one by one.
+void code_scale_grid(SuiteBuilder& b, const Geometry& g) {
+  for (uint32_t d : kNvfp4Divisors) {
+    Tensor t;
+    for (uint32_t scale = 0; scale < 0x100; ++scale) {
+      if (!oracle::word_rule(Format::NVFP4, Component::Scale, scale).empty()) continue;
+      t.scales.push_back(scale);
+      for (uint32_t code = 0; code < 16; ++code) t.codes.push_back(code);
+    }
+    t.shape = {t.scales.size(), 16};
+    t.divisor = d;
+    add_tensor(b, g, true, t, {"code-scale-grid"}, "every code and valid block scale over divisor " + hex_word(d, 8));
   }
 }
 
@@ -373,6 +400,14 @@ void tensor_build(Format f, bool deq, SuiteBuilder& b) {
       Tensor bad = z;
       bad.codes[span - 1] = 0x01;
       add_tensor(b, g, deq, bad, {"zero-scale"}, "zero scale with a nonzero code");
+      if (grouped) {
+        // Spec 6.1: "every logical code in that group must be zero"; the sign bit alone is -2^(b-1),
+        // not a zero (W8's 0x80 is illegal, so its most negative legal code, 0x81).
+        Tensor neg = z;
+        const uint32_t bits = info(info(f).code).bits;
+        neg.codes[span - 1] = f == Format::W8G32_F16S ? 0x81 : 1u << (bits - 1);
+        add_tensor(b, g, deq, neg, {"zero-scale", "negative-code"}, "zero scale with the most negative legal code");
+      }
     } else {
       Tensor z = t;
       z.scales[0] = zero_scale;
@@ -419,12 +454,18 @@ void tensor_build(Format f, bool deq, SuiteBuilder& b) {
       }
   }
   subnormal_cases(b, g, deq, r);
+  if (deq && f == Format::NVFP4) code_scale_grid(b, g);
   if (deq) return;
   if (f == Format::NVFP4) partial_block_cases(b, g, r);
   combination_cases(b, g, r);
-  // Ranks the format does not allow, and zero extents.
-  std::vector<std::vector<uint64_t>> bad_shapes = grouped ? std::vector<std::vector<uint64_t>>{{0}, {2, 0}, {0, 3}}
-                                                          : std::vector<std::vector<uint64_t>>{{16}, {2, 2, 16}, {0, 16}, {1, 0}};
+  // Ranks the format does not allow, and the zero extents the spec rules out: a grouped K ("a
+  // positive K", spec 4) and either FP8 row dimension ("positive dimensions", 3.4). The spec says
+  // nothing of a grouped tensor's leading extents or of NVFP4's N and K being positive, so no case
+  // holds a zero there (FORMAT.md "Zero extents").
+  using Shapes = std::vector<std::vector<uint64_t>>;
+  const Shapes bad_shapes = grouped                              ? Shapes{{0}, {2, 0}}
+                            : f == Format::FP8_E4M3FN_ROW_BF16S ? Shapes{{16}, {2, 2, 16}, {0, 16}, {1, 0}}
+                                                                 : Shapes{{16}, {2, 2, 16}};
   for (const auto& shape : bad_shapes) {
     Tensor t;
     t.shape = shape;

@@ -89,6 +89,29 @@ int validate_tensor_zero_scale_unchecked(nc_format f, size_t rank, const uint64_
   return base().validate_tensor(f, rank, shape, c, nc, scales.data(), ns, d, rule, where);
 }
 
+// The zero-scale rule tested on the code's magnitude bits, the sign bit masked off as E4M3FN's two
+// zero words would have it: the sign bit alone (-2^(b-1)) passes as a zero in a +0-scale group.
+// Implemented as the base validator over codes where, inside a +0-scale group, that word reads as
+// 0. Q4/Q5/Q6 only: W8's sign bit alone, 0x80, is an illegal code, reported before the rule.
+int validate_tensor_zero_scale_sign_blind(nc_format f, size_t rank, const uint64_t* shape, const uint32_t* c,
+                                          size_t nc, const uint32_t* s, size_t ns, const uint32_t* d,
+                                          int32_t* rule, int64_t* where) {
+  int b;
+  uint32_t g;
+  const Geometry geo = geometry(rank, shape);
+  if (!base().validate_tensor) return NC_EUNSUPPORTED;
+  if (!grouped_params(f, &b, &g) || b == 8 || !geo.ok || nc != geo.rows * geo.k || ns != geo.rows * ceil_div(geo.k, g))
+    return base().validate_tensor(f, rank, shape, c, nc, s, ns, d, rule, where);
+  std::vector<uint32_t> codes(c, c + nc);
+  const uint64_t per_row = ceil_div(geo.k, g);
+  for (uint64_t r = 0; r < geo.rows; ++r)
+    for (uint64_t k = 0; k < geo.k; ++k) {
+      uint32_t& code = codes[r * geo.k + k];
+      if (s[r * per_row + k / g] == 0 && code == 1u << (b - 1)) code = 0;
+    }
+  return base().validate_tensor(f, rank, shape, codes.data(), nc, s, ns, d, rule, where);
+}
+
 // Scale count floor(K / G) instead of ceil_div(K, G): a tensor whose rows end in a partial group is
 // rejected for carrying "too many" scales, and one missing the partial group's scale is accepted.
 int validate_tensor_floor_count(nc_format f, size_t rank, const uint64_t* shape, const uint32_t* c, size_t nc,
@@ -125,6 +148,7 @@ void install_offset_binary(nc_plugin_v1* t) { t->reconstruct = reconstruct_offse
 void install_code_over_scale(nc_plugin_v1* t) { t->reconstruct = reconstruct_code_over_scale; }
 void install_negative_zero_scale(nc_plugin_v1* t) { t->validate_word = validate_negative_zero_scale; }
 void install_zero_scale_unchecked(nc_plugin_v1* t) { t->validate_tensor = validate_tensor_zero_scale_unchecked; }
+void install_zero_scale_sign_blind(nc_plugin_v1* t) { t->validate_tensor = validate_tensor_zero_scale_sign_blind; }
 void install_floor_count(nc_plugin_v1* t) { t->validate_tensor = validate_tensor_floor_count; }
 void install_group_across_rows(nc_plugin_v1* t) { t->dequantize = dequantize_group_across_rows; }
 
@@ -145,6 +169,10 @@ std::span<const Mutant> grouped_mutants() {
         "zero-scale rule unchecked: +0 scale with nonzero codes accepted",
         "validate-tensor.Q*G64_F16S validate-tensor.W8G32_F16S", "zero-scale-codes", "zero-scale"},
        install_zero_scale_unchecked},
+      {{"grp-zero-scale-sign-blind", "grouped", "validate_tensor",
+        "zero-scale rule on the magnitude bits: the sign bit alone accepted as a zero code under a +0 scale",
+        "validate-tensor.Q*G64_F16S", "negative-code", "sign"},
+       install_zero_scale_sign_blind},
       {{"grp-floor-scale-count", "grouped", "validate_tensor", "scale count floor(K/G) instead of ceil_div(K/G)",
         "validate-tensor.Q*G64_F16S validate-tensor.W8G32_F16S", "partial-group", "ceil_div partial shape"},
        install_floor_count},

@@ -54,6 +54,23 @@ int dequantize_group_32(nc_format f, size_t rank, const uint64_t* shape, const u
   return NC_OK;
 }
 
+// d_w folded into each block scale first, as bulk kernels combine their two scales: e4m3fn / d_w is
+// rounded to binary32, then multiplied by the code and rounded again (spec 3.3 rounds once).
+int dequantize_folded_divisor(nc_format f, size_t rank, const uint64_t* shape, const uint32_t* c, size_t nc,
+                              const uint32_t* s, size_t ns, const uint32_t* d, uint32_t* out) {
+  const Geometry geo = geometry(rank, shape);
+  if (f != NC_FORMAT_NVFP4 || !d || !geo.ok || nc != geo.rows * geo.k || ns != geo.rows * ceil_div(geo.k, 16))
+    return base().dequantize ? base().dequantize(f, rank, shape, c, nc, s, ns, d, out) : NC_EUNSUPPORTED;
+  const float dw = f32_from_bits(*d);
+  const uint64_t per_row = ceil_div(geo.k, 16);
+  for (uint64_t r = 0; r < geo.rows; ++r)
+    for (uint64_t k = 0; k < geo.k; ++k) {
+      const float folded = e4m3fn_value(s[r * per_row + k / 16]) / dw;
+      out[r * geo.k + k] = bits_of(e2m1_value(c[r * geo.k + k]) * folded);
+    }
+  return NC_OK;
+}
+
 // A K that is not a multiple of 16 accepted as a short final block (the grouped schemes' partial
 // group of spec 4, which spec 3.3 does not give NVFP4): the tensor is padded to full blocks with
 // +0 codes and handed to the correct validator (every E2M1 code is valid, so no code index to map).
@@ -75,6 +92,7 @@ void install_multiply_divisor(nc_plugin_v1* t) { t->reconstruct = reconstruct_mu
 void install_negative_zero_scale(nc_plugin_v1* t) { t->validate_word = validate_negative_zero_block_scale; }
 void install_divisor_finite_only(nc_plugin_v1* t) { t->validate_word = validate_divisor_finite_only; }
 void install_group_32(nc_plugin_v1* t) { t->dequantize = dequantize_group_32; }
+void install_folded_divisor(nc_plugin_v1* t) { t->dequantize = dequantize_folded_divisor; }
 void install_partial_block(nc_plugin_v1* t) { t->validate_tensor = validate_tensor_partial_block; }
 
 }  // namespace
@@ -93,6 +111,9 @@ std::span<const Mutant> nvfp4_mutants() {
       {{"nvfp4-group-32", "nvfp4", "dequantize", "one block scale per 32 along K instead of 16",
         "dequantize.NVFP4", "-", "group 16"},
        install_group_32},
+      {{"nvfp4-folded-divisor", "nvfp4", "dequantize", "d_w folded into the block scale first: e2m1 * (e4m3 / d_w), rounded twice",
+        "dequantize.NVFP4", "code-scale-grid", "fold"},
+       install_folded_divisor},
       {{"nvfp4-partial-block", "nvfp4", "validate_tensor", "K not a multiple of 16 accepted with a short final block",
         "validate-tensor.NVFP4", "partial-block", "partial block 16 shape"},
        install_partial_block},

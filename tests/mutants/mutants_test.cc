@@ -303,6 +303,13 @@ TEST_CASE("zero-scale-rule mutants accept what the spec rejects", "[mutants][gro
   CHECK(q.rule == NC_RULE_ZERO_SCALE_CODES);
   CHECK(validate_tensor(table_of("grp-zero-scale-unchecked"), NC_FORMAT_Q4G64_F16S, {1, 2}, {0x0, 0x1}, {0x0000})
             .rule == NC_RULE_NONE);
+  // Q4 1x2, scale +0 with code word 0x8: the sign bit alone is q = 8 - 16 = -8 (spec 5), not a
+  // zero, so zero-scale-codes at c1; masking the sign bit off reads it as 0.
+  const Validity s8 = validate_tensor(*correct(), NC_FORMAT_Q4G64_F16S, {1, 2}, {0x0, 0x8}, {0x0000});
+  CHECK(s8.rule == NC_RULE_ZERO_SCALE_CODES);
+  CHECK(s8.where == 1);
+  CHECK(validate_tensor(table_of("grp-zero-scale-sign-blind"), NC_FORMAT_Q4G64_F16S, {1, 2}, {0x0, 0x8}, {0x0000})
+            .rule == NC_RULE_NONE);
   // FP8 row 1x2, row scale +0 with code 0x38 (1.0): zero-scale-codes (spec 3.4).
   const Validity r = validate_tensor(*correct(), NC_FORMAT_FP8_E4M3FN_ROW_BF16S, {1, 2}, {0x80, 0x38}, {0x0000});
   CHECK(r.rule == NC_RULE_ZERO_SCALE_CODES);
@@ -375,6 +382,17 @@ TEST_CASE("NVFP4 mutants differ from the spec", "[mutants][nvfp4]") {
       dequantize(table_of("nvfp4-group-32"), NC_FORMAT_NVFP4, {1, 32}, codes, {0x38, 0x40}, &one);
   CHECK(got[16] == 0x3f800000);  // spec: 0x40000000
   if (correct()) CHECK(dequantize(*correct(), NC_FORMAT_NVFP4, {1, 32}, codes, {0x38, 0x40}, &one)[16] == two);
+  // 1x16, code 0xf (-6.0) at k = 0, scale 0x38 (1.0), d_w = 0x3f800001 (1 + 2^-23). Exact:
+  // -6 / (1 + 2^-23) = -(6 - 6 * 2^-23 + 6 * 2^-46 - ...); the binary32 ulp in [4, 8) is 2^-21 and
+  // 6 * 2^-23 = 1.5 ulp, so |W| lies just above 6 - 1.5 ulp: nearest is 6 - 1 ulp, 0x40bfffff,
+  // W = 0xc0bfffff. Folded: 1 / (1 + 2^-23) = 1 - 2^-23 + 2^-46 - ... rounds (ulp 2^-24 below 1) to
+  // 1 - 2^-23; -6 times that is -(6 - 1.5 ulp) exactly, a tie, to even: 0xc0bffffe.
+  const uint32_t near_one = 0x3f800001;
+  std::vector<uint32_t> c16(16, 0x0);
+  c16[0] = 0xf;
+  CHECK(dequantize(table_of("nvfp4-folded-divisor"), NC_FORMAT_NVFP4, {1, 16}, c16, {0x38}, &near_one)[0] ==
+        0xc0bffffe);
+  if (correct()) CHECK(dequantize(*correct(), NC_FORMAT_NVFP4, {1, 16}, c16, {0x38}, &near_one)[0] == 0xc0bfffff);
 }
 
 // ---- FP8_E4M3FN_ROW_BF16S (spec 3.4) ----
