@@ -37,38 +37,41 @@ int validate_divisor_finite_only(nc_format f, nc_component comp, const uint32_t*
   return NC_OK;
 }
 
-// Blocks of 32 along K (MXFP4's geometry) over NVFP4's scale plane: element k of row r reads
-// scale r * ceil_div(K, 16) + k / 32.
-int dequantize_group_32(nc_format f, size_t rank, const uint64_t* shape, const uint32_t* c, size_t nc,
-                        const uint32_t* s, size_t ns, const uint32_t* d, uint32_t* out) {
+// A dequantize over a well-formed NVFP4 tensor (scale plane [N, ceil_div(K, 16)]) that gives
+// element k of row r as value(code, the scale word at r * ceil_div(K, 16) + k / block, d_w);
+// any other request goes to the base table.
+template <class Value>
+int dequantize_nvfp4_as(uint64_t block, Value value, nc_format f, size_t rank, const uint64_t* shape,
+                        const uint32_t* c, size_t nc, const uint32_t* s, size_t ns, const uint32_t* d,
+                        uint32_t* out) {
   const Geometry geo = geometry(rank, shape);
   if (f != NC_FORMAT_NVFP4 || !d || !geo.ok || nc != geo.rows * geo.k || ns != geo.rows * ceil_div(geo.k, 16))
     return base().dequantize ? base().dequantize(f, rank, shape, c, nc, s, ns, d, out) : NC_EUNSUPPORTED;
   const float dw = f32_from_bits(*d);
   const uint64_t per_row = ceil_div(geo.k, 16);
   for (uint64_t r = 0; r < geo.rows; ++r)
-    for (uint64_t k = 0; k < geo.k; ++k) {
-      const size_t i = r * geo.k + k;
-      out[i] = bits_of(e2m1_value(c[i]) * e4m3fn_value(s[r * per_row + k / 32]) / dw);
-    }
+    for (uint64_t k = 0; k < geo.k; ++k)
+      out[r * geo.k + k] = bits_of(value(c[r * geo.k + k], s[r * per_row + k / block], dw));
   return NC_OK;
+}
+
+// Blocks of 32 along K (MXFP4's geometry) over NVFP4's scale plane: element k of row r reads
+// scale r * ceil_div(K, 16) + k / 32.
+int dequantize_group_32(nc_format f, size_t rank, const uint64_t* shape, const uint32_t* c, size_t nc,
+                        const uint32_t* s, size_t ns, const uint32_t* d, uint32_t* out) {
+  auto value = [](uint32_t code, uint32_t scale, float dw) { return e2m1_value(code) * e4m3fn_value(scale) / dw; };
+  return dequantize_nvfp4_as(32, value, f, rank, shape, c, nc, s, ns, d, out);
 }
 
 // d_w folded into each block scale first, as bulk kernels combine their two scales: e4m3fn / d_w is
 // rounded to binary32, then multiplied by the code and rounded again (spec 3.3 rounds once).
 int dequantize_folded_divisor(nc_format f, size_t rank, const uint64_t* shape, const uint32_t* c, size_t nc,
                               const uint32_t* s, size_t ns, const uint32_t* d, uint32_t* out) {
-  const Geometry geo = geometry(rank, shape);
-  if (f != NC_FORMAT_NVFP4 || !d || !geo.ok || nc != geo.rows * geo.k || ns != geo.rows * ceil_div(geo.k, 16))
-    return base().dequantize ? base().dequantize(f, rank, shape, c, nc, s, ns, d, out) : NC_EUNSUPPORTED;
-  const float dw = f32_from_bits(*d);
-  const uint64_t per_row = ceil_div(geo.k, 16);
-  for (uint64_t r = 0; r < geo.rows; ++r)
-    for (uint64_t k = 0; k < geo.k; ++k) {
-      const float folded = e4m3fn_value(s[r * per_row + k / 16]) / dw;
-      out[r * geo.k + k] = bits_of(e2m1_value(c[r * geo.k + k]) * folded);
-    }
-  return NC_OK;
+  auto value = [](uint32_t code, uint32_t scale, float dw) {
+    const float folded = e4m3fn_value(scale) / dw;
+    return e2m1_value(code) * folded;
+  };
+  return dequantize_nvfp4_as(16, value, f, rank, shape, c, nc, s, ns, d, out);
 }
 
 // A K that is not a multiple of 16 accepted as a short final block (the grouped schemes' partial
