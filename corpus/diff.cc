@@ -48,7 +48,7 @@ void diff_headers(const SuiteHeader& a, const SuiteHeader& b, std::vector<std::s
 }
 
 // Every record of a suite present on one side only.
-Status one_side(const std::string& path, bool is_new, SuiteDiff& d, size_t limit) {
+Status one_side(const std::string& path, const ManifestEntry& entry, bool is_new, SuiteDiff& d, size_t limit) {
   auto reader = SuiteReader::open(path);
   if (!reader) return reader.error();
   const int tags = (*reader)->header().column("tags");
@@ -67,11 +67,12 @@ Status one_side(const std::string& path, bool is_new, SuiteDiff& d, size_t limit
       count_tags(d.removed_tags, field(r, tags));
     }
   }
-  return {};
+  return check_totals(path, entry, (*reader)->totals());
 }
 
 // Both files streamed in id order, merged like a sorted-list join.
-Status both_sides(const std::string& old_path, const std::string& new_path, SuiteDiff& d, size_t limit) {
+Status both_sides(const std::string& old_path, const ManifestEntry& old_entry, const std::string& new_path,
+                  const ManifestEntry& new_entry, SuiteDiff& d, size_t limit) {
   auto ro = SuiteReader::open(old_path);
   if (!ro) return ro.error();
   auto rn = SuiteReader::open(new_path);
@@ -110,7 +111,8 @@ Status both_sides(const std::string& old_path, const std::string& new_path, Suit
       if (Status s = advance(**rn, b, have_b); s) return s;
     }
   }
-  return {};
+  if (Status s = check_totals(old_path, old_entry, (*ro)->totals()); s) return s;
+  return check_totals(new_path, new_entry, (*rn)->totals());
 }
 
 std::string accept_note(const std::string& a) { return a == "-" ? "" : " (accept " + a + ")"; }
@@ -128,6 +130,10 @@ Result<CorpusDiff> diff_corpora(const std::string& old_dir, const std::string& n
   if (!mo) return mo.error();
   auto mn = read_manifest(new_dir);
   if (!mn) return mn.error();
+  // Every file is checked against its manifest before the manifests are trusted: a suite counts
+  // as unchanged only when both files are verified and byte-identical.
+  for (const auto& [dir, m] : {std::pair{&old_dir, &*mo}, std::pair{&new_dir, &*mn}})
+    if (std::vector<Error> problems = verify_files(*dir, *m); !problems.empty()) return problems.front();
   CorpusDiff out{old_dir, new_dir, {}};
   std::set<std::string> names;
   for (const auto& e : mo->suites) names.insert(e.suite);
@@ -139,12 +145,13 @@ Result<CorpusDiff> diff_corpora(const std::string& old_dir, const std::string& n
     d.in_old = eo != nullptr;
     d.in_new = en != nullptr;
     Status s;
-    if (eo && en && eo->text_sha256 == en->text_sha256) {
+    if (eo && en && eo->compressed_sha256 == en->compressed_sha256 && eo->text_sha256 == en->text_sha256 &&
+        eo->records == en->records) {
       d.old_records = eo->records, d.new_records = en->records;
     } else if (eo && en) {
-      s = both_sides(old_dir + "/" + eo->file, new_dir + "/" + en->file, d, limit);
+      s = both_sides(old_dir + "/" + eo->file, *eo, new_dir + "/" + en->file, *en, d, limit);
     } else {
-      s = one_side((eo ? old_dir : new_dir) + "/" + (eo ? eo->file : en->file), en != nullptr, d, limit);
+      s = one_side((eo ? old_dir : new_dir) + "/" + (eo ? eo->file : en->file), eo ? *eo : *en, en != nullptr, d, limit);
     }
     if (s) return *s;
     out.suites.push_back(std::move(d));

@@ -1,9 +1,11 @@
 // What changed between two corpora (`ninfer-conform diff OLD NEW`): suites added and removed,
 // and, per suite present in both, records added and removed (by case id, which hashes a record's
 // inputs), records whose expectation (expect or accept) changed, records whose annotations (info
-// columns, tags, comment) changed, and header changes. A suite whose uncompressed text hash is the
-// same in both manifests is identical and not read; otherwise both files are streamed side by
-// side (records are sorted by id), so memory stays small for any suite size.
+// columns, tags, comment) changed, and header changes. Every file of both corpora is first checked
+// against its manifest (size and compressed SHA-256); a suite whose verified files are the same
+// bytes in both is identical and not read further; otherwise both files are streamed side by side
+// (records are sorted by id), so memory stays small for any suite size, and each is checked against
+// its manifest's text hash and record count at its end.
 #pragma once
 
 #include <cstdint>

@@ -4,11 +4,14 @@
 
 #include "corpus/case_id.h"
 #include "corpus/diff.h"
+#include "corpus/manifest.h"
 #include "corpus/writer.h"
 #include "corpus_fixture.h"
 
 using namespace nc::corpus;
+using nc::corpus::test::read_bytes;
 using nc::corpus::test::ScratchDir;
+using nc::corpus::test::write_bytes;
 
 namespace {
 
@@ -120,4 +123,32 @@ TEST_CASE("diff of a missing corpus is an error naming the manifest", "[corpus][
   auto d = diff_corpora(a.path, a.path + "/nothing-here", 0);
   REQUIRE_FALSE(d.ok());
   CHECK(d.error().message().find("MANIFEST.json") != std::string::npos);
+}
+
+TEST_CASE("diff checks every file against its manifest before trusting the manifest's hashes", "[corpus][diff]") {
+  ScratchDir a, b;
+  write(a, {suite("t.a", kOld)});
+  std::vector<Row> next = kOld;
+  next[1].expect = "3b000001";
+  write(b, {suite("t.a", next)});
+  const std::string manifest_a = read_bytes(a.file(kManifestName));
+
+  SECTION("a file changed under an unchanged manifest") {
+    write_bytes(b.file(kManifestName), manifest_a);  // b now claims a's hashes for other bytes
+    auto d = diff_corpora(a.path, b.path, 0);
+    REQUIRE_FALSE(d.ok());
+    CHECK_THAT(d.error().message(), Catch::Contains("t.a.vec.zst"));
+  }
+  SECTION("a manifest whose text hash is copied from the other corpus") {
+    // b's file and compressed hash are its own, but its text hash is a's: only reading the file
+    // shows that the suites differ and that b's manifest is wrong.
+    Result<Manifest> ma = read_manifest(a.path), mb = read_manifest(b.path);
+    REQUIRE(ma.ok());
+    REQUIRE(mb.ok());
+    mb->suites[0].text_sha256 = ma->suites[0].text_sha256;
+    write_bytes(b.file(kManifestName), manifest_json(*mb));
+    auto d = diff_corpora(a.path, b.path, 0);
+    REQUIRE_FALSE(d.ok());
+    CHECK_THAT(d.error().message(), Catch::Contains("t.a.vec.zst") && Catch::Contains(ma->suites[0].text_sha256));
+  }
 }
