@@ -547,6 +547,11 @@ void source_conversion_cases(const Scheme& s, Collector& c) {
   for (auto w : std::vector<std::vector<uint64_t>>{{d(std::ldexp(1.0, -140))}, {d(-tiny)}, {d(3 * tiny), d(std::ldexp(1.0, -130))},
                                                    {d(2.5 * tiny), d(-1.5 * tiny)}, {d(std::ldexp(1.0, -127) * 1.5), d(-std::ldexp(1.0, -128))}})
     c.typed(Src::F64, w, {}, "binary64 values in the binary32 subnormal range (ties to even at 2^-149 steps)");
+  // A hair above 2^-150 (half of 2^-149) rounds once to 2^-149, so the group is nonzero and rescued;
+  // rounded to 24 bits first it becomes the tie 2^-150 and then +0.
+  for (double sign : {1.0, -1.0})
+    c.typed(Src::F64, {d(sign * std::ldexp(1.0 + std::ldexp(1.0, -49), -150))}, {},
+            "binary64 just above 2^-150: one rounding gives 2^-149 (nonzero amax), two give the tie and +0");
   const double q = static_cast<double>(s.qmax);
   auto ulp32 = [](double v) { const float f = static_cast<float>(v); return static_cast<double>(std::nextafter(f, INFINITY)) - f; };
   for (int k : {1, 2, 3, 4}) {

@@ -39,6 +39,8 @@ SuiteInfo describe() {
                   "trimming of line endings or control characters."},
       {"truncated", "a proper prefix or extension of a canonical name: catches prefix matching."},
       {"component", "familiar components in an unregistered combination (spec 1): catches parsing names as a grammar."},
+      {"numeric-field", "a grouped name with its bit width or group size spelt as another integer (leading zero, plus "
+                        "sign): catches a grammar that parses the numbers as integers (spec 3.2)."},
       {"excluded", "a scheme the spec excludes (GGUF, GPTQ, AWQ, MX, NF4, other FP8/FP4): catches alias tables."},
       {"internal", "an internal or explanatory name (BF16_CTRL, INT32, Q4, the encoder profile): catches aliases."},
       {"empty", "the empty name: catches a default format."},
@@ -93,6 +95,10 @@ void build(SuiteBuilder& b) {
                         "W8G32_BF16S", "FP8_E4M3FN_ROW_F16S", "FP8_E5M2_ROW_BF16S", "FP8_E4M3_ROW_BF16S",
                         "FP8_E4M3FN_COL_BF16S", "NVFP4_E4M3", "NVFP8", "FP4", "FP4_E2M1", "Q4G64_F16S_ZP", "Q4G64_F16S_ASYM"})
     add_reject(b, n, "component", std::string(n) + ": unregistered combination of familiar components");
+  // Spec 3.2: "These four names are identifiers, not a grammar." Each name below reads as a
+  // registered triple once its numbers are parsed as integers.
+  for (const char* n : {"Q4G064_F16S", "Q04G64_F16S", "Q5G0064_F16S", "Q+6G64_F16S", "W8G032_F16S", "W08G32_F16S", "W8G+32_F16S"})
+    add_reject(b, n, "numeric-field", std::string(n) + ": a registered name's number spelt another way");
   for (const char* n : {"NF4", "MXFP4", "MXFP6", "MXFP8", "MXINT8", "Q4_0", "Q4_1", "Q5_0", "Q8_0", "Q4_K", "Q4_K_M", "Q5_K", "Q6_K",
                         "Q8_K", "IQ4_XS", "IQ2_XXS", "GPTQ", "GPTQ_INT4", "AWQ", "AWQ_INT4", "FP8_E5M2", "FP8", "INT8", "W8A8",
                         "W4A16", "E8M0", "UE8M0"})

@@ -1,6 +1,8 @@
 // Direct-format, recipe and registry mutants (spec 3.1, 3.2, docs/recipes.md).
 #include <cctype>
 #include <cmath>
+#include <cstdlib>
+#include <string>
 #include <string_view>
 
 #include "registry/registry.h"
@@ -88,6 +90,31 @@ int parse_case_insensitive(const char* name, size_t len, int32_t* out) {
   return NC_OK;
 }
 
+// Grouped names read by a grammar, [QW]<bits>G<group>_F16S with both numbers parsed as integers,
+// then checked against the registered triples: "Q4G064_F16S" and "Q+4G64_F16S" resolve. Spec 3.2:
+// the names are identifiers, not a grammar. Every other name goes to the base table.
+int parse_grouped_grammar(const char* name, size_t len, int32_t* out) {
+  const std::string s(name, len);
+  const bool shaped = len > 6 && (s[0] == 'Q' || s[0] == 'W') && s.compare(len - 5, 5, "_F16S") == 0;
+  auto number_starts = [](const char* p) { return std::isdigit(static_cast<unsigned char>(*p)) || *p == '+'; };
+  if (shaped && number_starts(s.c_str() + 1)) {
+    char* g_at;
+    const unsigned long bits = std::strtoul(s.c_str() + 1, &g_at, 10);
+    if (*g_at == 'G' && number_starts(g_at + 1)) {
+      char* end;
+      const unsigned long group = std::strtoul(g_at + 1, &end, 10);
+      if (end == s.c_str() + len - 5) {
+        *out = -1;
+        if (s[0] == 'Q' && group == 64 && bits >= 4 && bits <= 6)
+          *out = int32_t(NC_FORMAT_Q4G64_F16S) + int32_t(bits - 4);
+        if (s[0] == 'W' && group == 32 && bits == 8) *out = NC_FORMAT_W8G32_F16S;
+        return NC_OK;
+      }
+    }
+  }
+  return base().parse_format ? base().parse_format(name, len, out) : NC_EUNSUPPORTED;
+}
+
 void install_bf16_nan(nc_plugin_v1* t) { t->decode = decode_bf16_canonical_nan; }
 void install_truncate(nc_plugin_v1* t) { t->convert = convert_with<NC_RECIPE_F32_TO_BF16_RNE, bf16_truncate>; }
 void install_ties_away(nc_plugin_v1* t) { t->convert = convert_with<NC_RECIPE_F32_TO_BF16_RNE, bf16_ties_away>; }
@@ -96,6 +123,7 @@ void install_f16_overflow(nc_plugin_v1* t) {
 }
 void install_aliases(nc_plugin_v1* t) { t->parse_format = parse_with_aliases; }
 void install_case_insensitive(nc_plugin_v1* t) { t->parse_format = parse_case_insensitive; }
+void install_grouped_grammar(nc_plugin_v1* t) { t->parse_format = parse_grouped_grammar; }
 
 }  // namespace
 
@@ -120,6 +148,10 @@ std::span<const Mutant> direct_mutants() {
       {{"registry-case-insensitive", "direct", "parse", "format names matched case-insensitively", "parse*",
         "case", "case"},
        install_case_insensitive},
+      {{"registry-integer-fields", "direct", "parse",
+        "grouped names parsed as [QW]<int>G<int>_F16S: Q4G064_F16S, Q+4G64_F16S accepted", "parse*",
+        "numeric-field", "integer grammar"},
+       install_grouped_grammar},
   };
   return kMutants;
 }

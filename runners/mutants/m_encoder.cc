@@ -88,6 +88,19 @@ NC_ENCODER_MUTANT(daz_subnormal_sources, st.to_binary32 = [](nc_source_type t, u
   return true;
 })
 
+// binary64 -> binary32 rounded twice where the result is a binary32 subnormal (a hand-written
+// conversion through frexp/ldexp): first to 24 significant bits as if the exponent were unbounded,
+// then to the 2^-149 grid. A value just above 2^-150 lands on the tie and goes to +0, not 2^-149.
+NC_ENCODER_MUTANT(f64_subnormal_double_round, st.to_binary32 = [](nc_source_type t, uint64_t w, float* out) {
+  const double d = f64_from_bits(w);
+  if (t != NC_SRC_F64 || !std::isfinite(d) || d == 0.0 || std::fabs(d) >= 0x1p-126)
+    return source_to_binary32(t, w, out);
+  int e;
+  const double m = std::frexp(d, &e);
+  *out = static_cast<float>(std::ldexp(std::nearbyint(std::ldexp(m, 24)), e - 24));
+  return true;
+})
+
 // No finiteness check on sources: a NaN is skipped by the amax comparison and quantized to 0.
 NC_ENCODER_MUTANT(nan_source_quantized, st.to_binary32 = [](nc_source_type t, uint64_t w, float* out) {
   source_to_binary32(t, w, out);
@@ -152,6 +165,10 @@ std::span<const Mutant> encoder_mutants() {
       {{"enc-daz-sources", "encoder", "encode", "subnormal binary32 sources read as zero (DAZ)",
         "encode.*", "subnormal-source", "ftz daz"},
        install_daz_subnormal_sources},
+      {{"enc-f64-subnormal-double-round", "encoder", "encode",
+        "binary64 sources rounded to 24 bits, then to the binary32 subnormal grid (two roundings)",
+        "encode.*", "src-f64", "f64 binary64"},
+       install_f64_subnormal_double_round},
       {{"enc-nan-quantized", "encoder", "encode", "non-finite sources quantized instead of failing",
         "encode.*", "nonfinite", "nan infinity"},
        install_nan_source_quantized},

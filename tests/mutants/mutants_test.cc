@@ -71,12 +71,12 @@ Encoded fails(int32_t outcome) { return {outcome, {}, {}}; }
 
 // The spec's result `want` and the mutant's `mutant_gives` on one input; both must hold.
 void check_encode(const char* name, nc_format f, std::vector<uint64_t> src, const Encoded& want,
-                  const Encoded& mutant_gives, size_t rows = 1) {
+                  const Encoded& mutant_gives, size_t rows = 1, nc_source_type type = NC_SRC_FP32) {
   INFO(name);
-  const Encoded got = encode(table_of(name), f, src, rows);
+  const Encoded got = encode(table_of(name), f, src, rows, type);
   CHECK(got == mutant_gives);
   CHECK_FALSE(got == want);
-  if (correct()) CHECK(encode(*correct(), f, src, rows) == want);
+  if (correct()) CHECK(encode(*correct(), f, src, rows, type) == want);
 }
 
 uint32_t decode1(const nc_plugin_v1& t, nc_word_type wt, uint32_t w, uint8_t* valid = nullptr) {
@@ -211,6 +211,12 @@ TEST_CASE("encoder mutants differ from the spec", "[mutants][encoder]") {
   // DAZ reads both subnormal sources as zero: the all-zero path, scale +0, instead of the rescue.
   check_encode("enc-daz-sources", NC_FORMAT_Q5G64_F16S, {0x00000005, 0x80000002}, ok({0x0001}, {0, 0}),
                ok({0x0000}, {0, 0}));
+  // binary64 0x3690000000000008 = 2^-150 * (1 + 2^-49): above half of 2^-149, so one rounding to
+  // binary32 gives 2^-149 (0x00000001); amax / 7 rounds to binary32 +0, binary16 +0, rescued to
+  // 0x0001; 2^-149 * 2^24 = 2^-125 rounds to code 0. Rounded to 24 bits first it is exactly 2^-150,
+  // the tie, which goes to even (+0): an all-zero group, scale +0.
+  check_encode("enc-f64-subnormal-double-round", NC_FORMAT_Q4G64_F16S, {0x3690000000000008ull},
+               ok({0x0001}, {0}), ok({0x0000}, {0}), 1, NC_SRC_F64);
   // examples.md NaN group must fail; the mutant skips the NaN in amax (1.0 -> 0x3092) and codes it 0.
   check_encode("enc-nan-quantized", NC_FORMAT_Q4G64_F16S, {0x7fc00000, 0x3f800000},
                fails(NC_ENCODE_FAIL_NONFINITE), ok({0x3092}, {0, 7}));
@@ -422,11 +428,17 @@ TEST_CASE("direct, recipe and registry mutants differ from the spec", "[mutants]
   // INT32 and bf16 are not registry names (spec 3.1, 3.2).
   CHECK(parse1(table_of("registry-aliases"), "INT32") == NC_FORMAT_I32);
   CHECK(parse1(table_of("registry-case-insensitive"), "bf16") == NC_FORMAT_BF16);
+  // Spec 3.2: the grouped names are identifiers; a zero-padded group size or a signed bit width is
+  // not one of them.
+  CHECK(parse1(table_of("registry-integer-fields"), "Q4G064_F16S") == NC_FORMAT_Q4G64_F16S);
+  CHECK(parse1(table_of("registry-integer-fields"), "W8G+32_F16S") == NC_FORMAT_W8G32_F16S);
   if (correct()) {
     CHECK(convert1(*correct(), NC_RECIPE_F32_TO_BF16_RNE, 0x3f80ffff) == 0x3f81);
     CHECK(convert1(*correct(), NC_RECIPE_F32_TO_BF16_RNE, 0x3f808000) == 0x3f80);
     CHECK(convert1(*correct(), NC_RECIPE_F32_TO_F16_RNE, 0x477fe600) == 0x7bff);
     CHECK(parse1(*correct(), "INT32") == -1);
     CHECK(parse1(*correct(), "bf16") == -1);
+    CHECK(parse1(*correct(), "Q4G064_F16S") == -1);
+    CHECK(parse1(*correct(), "W8G+32_F16S") == -1);
   }
 }
