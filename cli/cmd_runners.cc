@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -202,11 +203,20 @@ int certify_command(int argc, char** argv) {
     if (!sweep::read_reports(file, &reports, &why))
       return std::fprintf(stderr, "ninfer-conform certify: %s\n", why.c_str()), kExitUsage;
     for (sweep::Report& s : reports) {
-      std::string wrong = s.shard.count != 1 ? "only shard " + std::to_string(s.shard.index) + "/" + std::to_string(s.shard.count)
+      // Whole, of this target (as the replay just met it) and judged by this build's reference.
+      const std::unique_ptr<sweep::Domain> d = sweep::make_domain(s.domain);
+      const std::string reference = sweep::reference_name();
+      std::string wrong = !d ? "a domain this build does not know"
+                          : s.op != d->op() ? "of op '" + s.op + "', not " + d->op()
+                          : s.reference != reference ? "judged by " + s.reference + ", not " + reference
+                          : s.shard.count != 1 ? "only shard " + std::to_string(s.shard.index) + "/" + std::to_string(s.shard.count)
                           : s.target != named_plugin_target(a.target) ? "of target " + s.target
-                                                                     : "";
+                          : s.target_name != r.target_name || s.target_version != r.target_version
+                              ? "of " + s.target_name + " " + s.target_version + " (the target now says " + r.target_name +
+                                    " " + r.target_version + ")"
+                              : "";
       if (!wrong.empty())
-        return std::fprintf(stderr, "ninfer-conform certify: %s: %s is %s, not a whole-domain report of %s (merge --json the shards)\n",
+        return std::fprintf(stderr, "ninfer-conform certify: %s: %s is %s; certify takes whole-domain reports of %s swept by this build (merge --json joins shards)\n",
                             file.c_str(), s.domain.c_str(), wrong.c_str(), a.target.c_str()),
                kExitUsage;
       sweeps.push_back({s.domain, std::move(s), ""});

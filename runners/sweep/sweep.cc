@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 #include <nlohmann/json.hpp>
 #include <thread>
 #include <unistd.h>
@@ -14,6 +17,8 @@
 #include "runners/sweep/shard.h"
 
 namespace nc::sweep {
+
+std::string reference_name() { return "ninfer-conform " NC_VERSION; }
 
 std::pair<uint64_t, uint64_t> shard_range(uint64_t size, Shard s) {
   auto at = [&](uint64_t k) { return uint64_t((unsigned __int128)size * k / s.count); };
@@ -28,7 +33,7 @@ Report run(const Domain& d, const nc_plugin_v1& target, const std::string& targe
   r.target = target_spec;
   r.target_name = target.name ? target.name : "";
   r.target_version = target.version ? target.version : "";
-  r.reference = "ninfer-conform " NC_VERSION;
+  r.reference = reference_name();
   r.domain_size = d.size();
   r.shard = opts.shard;
   r.stride = opts.stride;
@@ -96,34 +101,123 @@ std::string to_json(const Report& r) {
   return j.dump(2) + "\n";
 }
 
+namespace {
+
+// Typed reads for from_json. A report is this program's own output, so a member of another JSON
+// type, a negative or fractional count, or counts that cannot add up mean the file is not one
+// (edited by hand, cut short, another tool's); it is refused with the member named.
+struct Malformed : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+const nlohmann::json& member(const nlohmann::json& j, const std::string& key) {
+  auto it = j.find(key);
+  if (it == j.end()) throw Malformed("\"" + key + "\" is missing");
+  return *it;
+}
+
+std::string text_of(const nlohmann::json& j, const std::string& key) {
+  const nlohmann::json& v = member(j, key);
+  if (!v.is_string()) throw Malformed("\"" + key + "\" is not a string");
+  return v.get<std::string>();
+}
+
+uint64_t count_of(const nlohmann::json& j, const std::string& key) {
+  const nlohmann::json& v = member(j, key);
+  if (!v.is_number_unsigned()) throw Malformed("\"" + key + "\" is not a count (an integer >= 0)");
+  return v.get<uint64_t>();
+}
+
+std::vector<std::string> texts_of(const nlohmann::json& j, const std::string& key) {
+  const nlohmann::json& v = member(j, key);
+  if (!v.is_array()) throw Malformed("\"" + key + "\" is not an array of strings");
+  std::vector<std::string> out;
+  for (const nlohmann::json& e : v) {
+    if (!e.is_string()) throw Malformed("\"" + key + "\" is not an array of strings");
+    out.push_back(e.get<std::string>());
+  }
+  return out;
+}
+
+// An object of counts ("classes", "accepted"), sorted by name as Tally keeps them; their sum.
+uint64_t counts_of(const nlohmann::json& j, const std::string& key, std::vector<std::pair<std::string, uint64_t>>* out) {
+  const nlohmann::json& v = member(j, key);
+  if (!v.is_object()) throw Malformed("\"" + key + "\" is not an object of counts");
+  uint64_t sum = 0;
+  for (const auto& [name, n] : v.items()) {
+    const uint64_t c = count_of(v, name);
+    if (c == 0 || sum + c < sum) throw Malformed("\"" + key + "\": \"" + name + "\" is 0 or the counts overflow");
+    sum += c;
+    out->push_back({name, c});
+  }
+  std::sort(out->begin(), out->end());
+  return sum;
+}
+
+// The checks a report's own numbers must pass: every count within the inputs its shard and stride
+// reach, the kept mismatches inside that range and counted in their class.
+void check_counts(const nlohmann::json& j, const Report& r, uint64_t mismatches, uint64_t accepted) {
+  if (r.domain_size == 0 || r.stride == 0 || r.keep == 0)
+    throw Malformed("\"domain_size\", \"stride\" and \"keep\" must be at least 1");
+  const auto [begin, end] = shard_range(r.domain_size, r.shard);
+  const uint64_t first = (begin + r.stride - 1) / r.stride * r.stride;  // as run() starts
+  const uint64_t reach = first >= end ? 0 : (end - first - 1) / r.stride + 1;
+  const Tally& t = r.tally;
+  if (t.covered > reach || t.unsupported > reach - t.covered || t.errored > reach - t.covered - t.unsupported)
+    throw Malformed("covered + unsupported + errored exceed the " + std::to_string(reach) + " inputs shard " +
+                    shard_text(r.shard) + " reaches with stride " + std::to_string(r.stride));
+  if (mismatches > t.covered || accepted > t.covered - mismatches)
+    throw Malformed("the mismatches and accepted inputs exceed \"covered\"");
+  if (j.contains("mismatches") && count_of(j, "mismatches") != mismatches)
+    throw Malformed("\"mismatches\" is not the sum of \"classes\"");
+  std::map<std::string, uint64_t> kept;
+  for (const Mismatch& m : t.first) {
+    auto cls = std::lower_bound(t.class_counts.begin(), t.class_counts.end(), std::pair{m.mismatch_class, uint64_t(0)});
+    if (cls == t.class_counts.end() || cls->first != m.mismatch_class)
+      throw Malformed("a kept mismatch is of class \"" + m.mismatch_class + "\", which \"classes\" does not count");
+    if (++kept[m.mismatch_class] > std::min<uint64_t>(cls->second, r.keep))
+      throw Malformed("more mismatches of class \"" + m.mismatch_class + "\" are kept than it counts or keep allows");
+    if (m.index < first || m.index >= end || (m.index - first) % r.stride)
+      throw Malformed("kept mismatch index " + std::to_string(m.index) + " is not an input of shard " +
+                      shard_text(r.shard) + " with stride " + std::to_string(r.stride));
+  }
+}
+
+}  // namespace
+
 bool from_json(const std::string& text, Report* r, std::string* error) {
   auto j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_object() || j.value("schema", "") != "ninfer-conform-sweep-1") {
+  const auto schema = j.is_object() ? j.find("schema") : j.end();
+  if (j.is_discarded() || !j.is_object() || schema == j.end() || *schema != "ninfer-conform-sweep-1") {
     *error = "not a ninfer-conform sweep report (schema ninfer-conform-sweep-1)";
     return false;
   }
   try {
-    r->domain = j.at("domain");
-    r->op = j.at("op");
-    r->target = j.at("target");
-    r->target_name = j.at("target_name");
-    r->target_version = j.at("target_version");
-    r->reference = j.at("reference");
-    r->domain_size = j.at("domain_size");
-    if (!parse_shard(j.at("shard"), &r->shard)) throw std::runtime_error("shard is not K/N");
-    r->stride = j.at("stride");
-    r->keep = j.at("keep");
-    r->tally.covered = j.at("covered");
-    r->tally.unsupported = j.at("unsupported");
-    r->tally.errored = j.at("errored");
-    r->tally.target_error = j.at("target_error");
-    for (auto& [k, v] : j.at("classes").items()) r->tally.class_counts.push_back({k, v.get<uint64_t>()});
-    std::sort(r->tally.class_counts.begin(), r->tally.class_counts.end());
-    for (auto& [k, v] : j.at("accepted").items()) r->tally.accepted.push_back({k, v.get<uint64_t>()});
-    std::sort(r->tally.accepted.begin(), r->tally.accepted.end());
-    for (auto& m : j.at("first"))
-      r->tally.first.push_back({m.at("index"), m.at("class"), m.at("input"), m.at("expected"), m.at("actual")});
-  } catch (const std::exception& e) {
+    r->domain = text_of(j, "domain");
+    r->op = text_of(j, "op");
+    r->target = text_of(j, "target");
+    r->target_name = text_of(j, "target_name");
+    r->target_version = text_of(j, "target_version");
+    r->reference = text_of(j, "reference");
+    r->domain_size = count_of(j, "domain_size");
+    if (!parse_shard(text_of(j, "shard"), &r->shard)) throw Malformed("\"shard\" is not K/N");
+    r->stride = count_of(j, "stride");
+    r->keep = count_of(j, "keep");
+    r->tally.covered = count_of(j, "covered");
+    r->tally.unsupported = count_of(j, "unsupported");
+    r->tally.errored = count_of(j, "errored");
+    r->tally.target_error = text_of(j, "target_error");
+    const uint64_t mismatches = counts_of(j, "classes", &r->tally.class_counts);
+    const uint64_t accepted = counts_of(j, "accepted", &r->tally.accepted);
+    const nlohmann::json& first = member(j, "first");
+    if (!first.is_array()) throw Malformed("\"first\" is not an array");
+    for (const nlohmann::json& m : first) {
+      if (!m.is_object()) throw Malformed("an entry of \"first\" is not an object");
+      r->tally.first.push_back(
+          {count_of(m, "index"), text_of(m, "class"), texts_of(m, "input"), text_of(m, "expected"), text_of(m, "actual")});
+    }
+    check_counts(j, *r, mismatches, accepted);
+  } catch (const Malformed& e) {
     *error = std::string("malformed sweep report: ") + e.what();
     return false;
   }
@@ -133,18 +227,20 @@ bool from_json(const std::string& text, Report* r, std::string* error) {
 bool read_reports(const std::string& path, std::vector<Report>* out, std::string* error) {
   std::ifstream f(path, std::ios::binary);
   std::stringstream ss;
-  if (!f || !(ss << f.rdbuf())) return *error = "cannot read " + path, false;
+  if (!f || !(ss << f.rdbuf())) return *error = "cannot read " + path + ": " + std::strerror(errno), false;
   auto j = nlohmann::json::parse(ss.str(), nullptr, false);
   std::vector<std::string> texts;
   if (j.is_array())
     for (const auto& e : j) texts.push_back(e.dump());
   else
     texts.push_back(ss.str());
-  for (const std::string& t : texts) {
+  for (size_t k = 0; k < texts.size(); ++k) {
     Report r;
-    if (!from_json(t, &r, error)) return *error = path + ": " + *error, false;
+    if (!from_json(texts[k], &r, error))
+      return *error = path + (j.is_array() ? " (report " + std::to_string(k + 1) + ")" : "") + ": " + *error, false;
     out->push_back(std::move(r));
   }
+  if (texts.empty()) return *error = path + ": an empty array, no sweep reports", false;
   return true;
 }
 

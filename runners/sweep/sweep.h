@@ -32,6 +32,9 @@ struct Report {
   Tally tally;
 };
 
+// What this build's reports name as their reference ("ninfer-conform <version>").
+std::string reference_name();
+
 // The index range [begin, end) of a shard: contiguous, so merging shards in order equals one run.
 std::pair<uint64_t, uint64_t> shard_range(uint64_t size, Shard s);
 

@@ -5,6 +5,8 @@
 
 #include <map>
 
+#include <nlohmann/json.hpp>
+
 #include "runners/sweep/shard.h"
 
 using Catch::Matchers::Contains;
@@ -203,4 +205,70 @@ TEST_CASE("merge refuses a shard that carries only a target error", "[merge]") {
   std::vector<Report> out;
   std::string error;
   CHECK(nc::sweep::merge({part("a", 0, 2), declined}, &out, &error));
+}
+
+namespace {
+
+// A report as sweep --json writes it, of shard 1/2 of the 100-input domain with stride 3: inputs
+// 51, 54, ..., 99 (17 of them), 2 judged wrong (one kept) and 1 accepted under nan-any.
+nlohmann::json report_json() {
+  Report r = part("f", 1, 2).report;
+  r.stride = 3;
+  r.keep = 1;
+  r.tally.covered = 17;
+  r.tally.class_counts = {{"word:wrong-value", 2}};
+  r.tally.accepted = {{"nan-any", 1}};
+  r.tally.first = {{54, "word:wrong-value", {"0036"}, "0037", "0038"}};
+  return nlohmann::json::parse(nc::sweep::to_json(r));
+}
+
+std::string parse_error(const nlohmann::json& j) {
+  Report r;
+  std::string error;
+  CHECK_FALSE(nc::sweep::from_json(j.dump(), &r, &error));
+  return error;
+}
+
+}  // namespace
+
+TEST_CASE("a sweep report reads back as written, and one of wrong types or impossible counts is refused", "[merge]") {
+  Report back;
+  std::string error;
+  REQUIRE(nc::sweep::from_json(report_json().dump(), &back, &error));
+  CHECK(back.tally.covered == 17);
+  CHECK(back.tally.mismatches() == 2);
+  REQUIRE(back.tally.first.size() == 1);
+  CHECK(back.tally.first[0].input == std::vector<std::string>{"0036"});
+
+  auto with = [](const char* key, nlohmann::json value) {
+    nlohmann::json j = report_json();
+    j[key] = std::move(value);
+    return j;
+  };
+  // Each used to be read as something else or to end the program on an uncaught type error.
+  CHECK_THAT(parse_error(with("schema", 1)), Contains("not a ninfer-conform sweep report"));
+  CHECK_THAT(parse_error(nlohmann::json::array({1})), Contains("not a ninfer-conform sweep report"));
+  CHECK_THAT(parse_error(with("target", 7)), Contains("\"target\" is not a string"));
+  CHECK_THAT(parse_error(with("covered", -1)), Contains("\"covered\" is not a count"));
+  CHECK_THAT(parse_error(with("covered", 1.5)), Contains("\"covered\" is not a count"));
+  CHECK_THAT(parse_error(with("classes", "many")), Contains("\"classes\" is not an object of counts"));
+  CHECK_THAT(parse_error(with("first", nlohmann::json::array({1}))), Contains("not an object"));
+  nlohmann::json no_domain = report_json();
+  no_domain.erase("domain");
+  CHECK_THAT(parse_error(no_domain), Contains("\"domain\" is missing"));
+  // Counts that no sweep of shard 1/2, stride 3 can produce.
+  CHECK_THAT(parse_error(with("covered", 18)), Contains("exceed the 17 inputs shard 1/2 reaches with stride 3"));
+  CHECK_THAT(parse_error(with("errored", 1)), Contains("exceed the 17 inputs"));
+  CHECK_THAT(parse_error(with("stride", 0)), Contains("at least 1"));
+  CHECK_THAT(parse_error(with("mismatches", 3)), Contains("\"mismatches\" is not the sum of \"classes\""));
+  CHECK_THAT(parse_error(with("accepted", {{"nan-any", 16}})), Contains("exceed \"covered\""));
+  nlohmann::json wrong_index = report_json();
+  wrong_index["first"][0]["index"] = 55;  // not on the stride-3 lattice
+  CHECK_THAT(parse_error(wrong_index), Contains("kept mismatch index 55 is not an input of shard 1/2"));
+  nlohmann::json wrong_class = report_json();
+  wrong_class["first"][0]["class"] = "word:flushed";
+  CHECK_THAT(parse_error(wrong_class), Contains("which \"classes\" does not count"));
+  nlohmann::json too_many = report_json();
+  too_many["first"].push_back(too_many["first"][0]);  // keep is 1
+  CHECK_THAT(parse_error(too_many), Contains("more mismatches of class \"word:wrong-value\" are kept"));
 }

@@ -87,6 +87,22 @@ done
 [ $? -eq 2 ] && grep -q "l0.json (shard 0/2) judged nothing, it carries only a target error" "$work/err.txt" \
   || { cat "$work/err.txt"; fail "merge must refuse shards that carry only a target error"; }
 
+# certify takes the merged report, and refuses, exit 2 naming the file, a malformed one, one of
+# another target version or of a domain this build does not know.
+"$nc" certify --target cpu --sweep-report "$work/merged.json" --out "$work/cert" > "$work/cert.txt" 2>&1
+[ $? -eq 0 ] && grep -q '^| decode.F16 | 65536 | every input |' "$work/cert/certificate.md" \
+  || { cat "$work/cert.txt"; fail "certify must take a whole merged report"; }
+for edit in 's/"covered": [0-9]*/"covered": -1/|"covered" is not a count' \
+            's/"covered": [0-9]*/"covered": 65537/|exceed the 65536 inputs' \
+            's/"target_version": "[^"]*"/"target_version": "0.0"/|is of ninfer-conform-cpu-codec 0.0' \
+            's/"domain": "decode.F16"/"domain": "decode.F17"/|decode.F17 is a domain this build does not know'; do
+  sed "${edit%%|*}" "$work/merged.json" > "$work/bad.json"
+  "$nc" certify --target cpu --sweep-report "$work/bad.json" --out "$work/cert-bad" > /dev/null 2> "$work/err.txt"
+  [ $? -eq 2 ] && grep -qF "$work/bad.json: " "$work/err.txt" && grep -qF "${edit#*|}" "$work/err.txt" \
+    || { cat "$work/err.txt"; fail "certify must refuse a report edited by ${edit%%|*}"; }
+done
+[ -e "$work/cert-bad" ] && fail "a refused certify must write no certificate"
+
 # The encoder and reconstruction domains shard the same way: merged shards equal the unsharded run.
 for d in encode.Q6G64_F16S reconstruct.NVFP4; do
   for k in 0 1 2 3; do "$nc" sweep $d --target cpu --groups 3001 --shard $k/4 --json "$work/d$k.json" > /dev/null; done
