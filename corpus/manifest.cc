@@ -109,7 +109,9 @@ namespace {
 // Present, listed size, and listed hash of the compressed bytes; "" or what is wrong.
 std::string check_file(const std::string& path, const ManifestEntry& e) {
   std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) return "missing (listed in the manifest, expected sha256 " + e.compressed_sha256 + ")";
+  const fs::file_status st = fs::status(path, ec);
+  if (!fs::exists(st)) return "missing (listed in the manifest, expected sha256 " + e.compressed_sha256 + ")";
+  if (!fs::is_regular_file(st)) return "not a regular file (listed in the manifest, expected sha256 " + e.compressed_sha256 + ")";
   uint64_t size = fs::file_size(path, ec);
   if (size != e.compressed_bytes)
     return "size " + std::to_string(size) + " bytes, manifest says " + std::to_string(e.compressed_bytes) + " (truncated or replaced? expected sha256 " + e.compressed_sha256 + ")";

@@ -4,6 +4,10 @@
 #define ZSTD_STATIC_LINKING_ONLY
 #include <zstd.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -31,8 +35,10 @@ std::string zstd_compress(std::string_view text) {
 namespace {
 
 // Feeds `in` through `dctx`, appending output to `out`; returns ZSTD's hint (0 = frame complete),
-// or `hint` unchanged when there was nothing to do.
-size_t decompress_chunk(ZSTD_DCtx* dctx, ZSTD_inBuffer& in, std::string& out, std::string& err, size_t hint) {
+// or `hint` unchanged when there was nothing to do. Stops, setting `over`, before `out` would pass
+// `max_bytes`.
+size_t decompress_chunk(ZSTD_DCtx* dctx, ZSTD_inBuffer& in, std::string& out, std::string& err, size_t hint,
+                        uint64_t max_bytes, bool& over) {
   std::vector<char> buf(ZSTD_DStreamOutSize());
   // Keep going while input remains or the last call filled the output (data may be buffered),
   // unless that call completed the frame: one more call would find no input and ask for the
@@ -45,6 +51,10 @@ size_t decompress_chunk(ZSTD_DCtx* dctx, ZSTD_inBuffer& in, std::string& out, st
       err = ZSTD_getErrorName(hint);
       return hint;
     }
+    if (out.size() + o.pos > max_bytes) {
+      over = true;
+      return hint;
+    }
     out.append(buf.data(), o.pos);
     output_full = o.pos == o.size;
   }
@@ -53,8 +63,13 @@ size_t decompress_chunk(ZSTD_DCtx* dctx, ZSTD_inBuffer& in, std::string& out, st
 
 }  // namespace
 
-Result<std::string> zstd_decompress(std::string_view compressed, const std::string& name, FrameChecksum checksum) {
+Result<std::string> zstd_decompress(std::string_view compressed, const std::string& name, FrameChecksum checksum,
+                                    uint64_t max_bytes) {
   if (compressed.empty()) return Error{name, 0, "", "empty file: no zstd frame"};
+  auto too_long = [&](const std::string& what) {
+    return Error{name, 0, "", what + ", more than the " + std::to_string(max_bytes) +
+                                  " bytes of text a suite file may hold"};
+  };
   ZSTD_DCtx* dctx = ZSTD_createDCtx();
   if (dctx == nullptr) throw std::runtime_error("ZSTD_createDCtx failed");
   if (checksum == FrameChecksum::Skip) ZSTD_DCtx_setParameter(dctx, ZSTD_d_forceIgnoreChecksum, ZSTD_d_ignoreChecksum);
@@ -63,8 +78,12 @@ Result<std::string> zstd_decompress(std::string_view compressed, const std::stri
   // compresses about tenfold; a claim far beyond that may be a damaged header, so it is not
   // allocated up front: such input is streamed, and memory grows only with what it really holds.
   const unsigned long long declared = ZSTD_getFrameContentSize(compressed.data(), compressed.size());
+  if (declared != ZSTD_CONTENTSIZE_UNKNOWN && declared != ZSTD_CONTENTSIZE_ERROR && declared > max_bytes) {
+    ZSTD_freeDCtx(dctx);
+    return too_long("the zstd frame declares " + std::to_string(declared) + " bytes");
+  }
   if (declared != ZSTD_CONTENTSIZE_UNKNOWN && declared != ZSTD_CONTENTSIZE_ERROR &&
-      declared / 1024 <= compressed.size() && declared <= (1ull << 30)) {
+      declared / 1024 <= compressed.size()) {
     out.resize(declared);
     const size_t n = ZSTD_decompressDCtx(dctx, out.data(), out.size(), compressed.data(), compressed.size());
     if (!ZSTD_isError(n) && n == declared) {
@@ -78,16 +97,30 @@ Result<std::string> zstd_decompress(std::string_view compressed, const std::stri
   }
   ZSTD_inBuffer in{compressed.data(), compressed.size(), 0};
   std::string err;
-  size_t hint = decompress_chunk(dctx, in, out, err, 1);
+  bool over = false;
+  size_t hint = decompress_chunk(dctx, in, out, err, 1, max_bytes, over);
   ZSTD_freeDCtx(dctx);
+  if (over) return too_long("the zstd frames hold");
   if (!err.empty()) return Error{name, 0, "", "corrupt zstd data: " + err};
   if (hint != 0) return Error{name, 0, "", "truncated zstd frame (file ends inside a frame)"};
   return out;
 }
 
 Result<std::string> read_file(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) return Error{path, 0, "", std::string("cannot open: ") + std::strerror(errno)};
+  // Opened without blocking and checked before reading: a FIFO would wait forever for a writer and
+  // /dev/zero never ends.
+  const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return Error{path, 0, "", std::string("cannot open: ") + std::strerror(errno)};
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    return Error{path, 0, "", "not a regular file"};
+  }
+  std::FILE* f = fdopen(fd, "rb");
+  if (f == nullptr) {
+    close(fd);
+    return Error{path, 0, "", std::string("cannot open: ") + std::strerror(errno)};
+  }
   std::string bytes;
   // One read of the size the file has now, then whatever it has grown by since.
   if (std::fseek(f, 0, SEEK_END) == 0) {

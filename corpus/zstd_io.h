@@ -3,6 +3,7 @@
 // decompression of a whole file's frames, which reports truncated or corrupted frames as Errors.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -21,14 +22,21 @@ std::string zstd_compress(std::string_view text);
 // pins every byte of the frame, checksum included, so the text can only be the one it encodes.
 enum class FrameChecksum { Verify, Skip };
 
+// The most text a suite file may hold (vectors/FORMAT.md): 1 GiB, some fifty times the largest
+// suite, so that a hostile or damaged file (a few KiB of zstd can claim or hold gigabytes) is
+// refused as such instead of exhausting memory.
+inline constexpr uint64_t kMaxTextBytes = uint64_t(1) << 30;
+
 // Decompresses a whole in-memory frame sequence. Frames that declare their content size (ours
 // do) are decompressed in one call straight into the result, without zstd's streaming window and
 // its copy; others, and a declared size out of proportion to the input (a damaged header), are
-// streamed into a growing string. A truncated or corrupt frame is an Error naming `name`.
+// streamed into a growing string. A truncated or corrupt frame, or more than `max_bytes` of text,
+// is an Error naming `name`.
 Result<std::string> zstd_decompress(std::string_view compressed, const std::string& name,
-                                    FrameChecksum checksum = FrameChecksum::Verify);
+                                    FrameChecksum checksum = FrameChecksum::Verify, uint64_t max_bytes = kMaxTextBytes);
 
-// The bytes of a file, read whole; an Error naming it when it cannot be read.
+// The bytes of a regular file, read whole; an Error naming it when it cannot be read or is anything
+// else (a directory, a FIFO, a device).
 Result<std::string> read_file(const std::string& path);
 
 }  // namespace nc::corpus

@@ -1,7 +1,10 @@
 #include <catch2/catch.hpp>
+
+#include <sys/stat.h>
 #include <zstd.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -248,11 +251,35 @@ TEST_CASE("zstd_decompress: one call into the declared size, streaming for every
     REQUIRE(skipped.ok());
     CHECK(*skipped == a);
   }
+  SECTION("more text than a suite may hold: refused before it is all in memory") {
+    const std::string big(100000, 'x');
+    Result<std::string> declared = zstd_decompress(zstd_compress(big), "x.vec.zst", FrameChecksum::Verify, 99999);
+    REQUIRE_FALSE(declared.ok());
+    CHECK_THAT(declared.error().message(),
+               Catch::Contains("x.vec.zst") && Catch::Contains("declares 100000 bytes, more than the 99999 bytes"));
+    // Two frames, the first declaring 60000: only streaming finds out how much they hold.
+    const std::string two = zstd_compress(big.substr(0, 60000)) + zstd_compress(big.substr(0, 60000));
+    Result<std::string> streamed = zstd_decompress(two, "x.vec.zst", FrameChecksum::Verify, 99999);
+    REQUIRE_FALSE(streamed.ok());
+    CHECK_THAT(streamed.error().message(), Catch::Contains("the zstd frames hold, more than the 99999 bytes"));
+    CHECK(zstd_decompress(two, "x.vec.zst", FrameChecksum::Verify, 120000).ok());
+  }
   SECTION("a frame followed by a cut-off one") {
     const std::string z = zstd_compress(b);
     Result<std::string> t = zstd_decompress(zstd_compress(a) + z.substr(0, z.size() - 3), "x.vec.zst");
     REQUIRE_FALSE(t.ok());
     CHECK_THAT(t.error().message(), Catch::Contains("x.vec.zst") && Catch::Contains("truncated"));
+  }
+}
+
+TEST_CASE("a suite path that is not a regular file is an error, without reading it", "[corpus][reader]") {
+  nc::corpus::test::ScratchDir dir;
+  std::filesystem::create_directory(dir.file("dir.vec.zst"));
+  REQUIRE(mkfifo(dir.file("fifo.vec.zst").c_str(), 0600) == 0);  // no writer: a blocking read would hang
+  for (const std::string& path : {dir.file("dir.vec.zst"), dir.file("fifo.vec.zst"), std::string("/dev/zero")}) {
+    Result<SuiteFile> r = read_suite(path);
+    REQUIRE_FALSE(r.ok());
+    CHECK_THAT(r.error().message(), Catch::Contains(path) && Catch::Contains("not a regular file"));
   }
 }
 
