@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "runners/children.h"
 #include "runners/printable.h"
 #include "runners/tokens.h"
 
@@ -77,6 +78,7 @@ bool PipeTarget::start(std::string* why) {
     _exit(127);
   }
   setpgid(pid, pid);  // also from the parent, so the group exists before any kill
+  register_child(-pid);  // killed with the runner if a signal ends it
   close(in[0]);
   close(out[1]);
   close(err[1]);
@@ -241,6 +243,7 @@ void PipeTarget::stop() {
       if (!exited) usleep(5000);
     }
     kill(-pid_, SIGKILL);  // the adapter, or anything it left behind in its group
+    unregister_child(-pid_);
     if (!exited) waitpid(pid_, &status, 0);
   }
   pid_ = -1;
@@ -267,6 +270,7 @@ Response PipeTarget::dead(const std::string& why) {
   if (pid_ > 0 && waitpid(pid_, &status, WNOHANG) == pid_) {
     r.message += " (adapter " + describe_status(status) + ")";
     kill(-pid_, SIGKILL);
+    unregister_child(-pid_);
     pid_ = -1;  // reaped: stop() closes the pipes without waiting for it again
   }
   stop();

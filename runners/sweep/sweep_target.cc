@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 
+#include "runners/children.h"
 #include "runners/sweep/pipe_table.h"
 #include "runners/target.h"
 #ifdef NC_HAVE_CODEC_PLUGIN
@@ -35,11 +36,13 @@ bool run_isolated(const std::function<std::string()>& fn, std::string* text, std
     }
     _exit(0);
   }
+  register_child(pid);  // killed with the runner if a signal ends it
   close(fds[1]);
   char buf[65536];
   for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) text->append(buf, size_t(n));
   close(fds[0]);
   int ws = 0;
+  unregister_child(pid);  // it has closed its end: it is exiting, or will be reaped below
   waitpid(pid, &ws, 0);
   if (WIFSIGNALED(ws)) {
     *status = std::string("the target crashed (signal ") + strsignal(WTERMSIG(ws)) + ")";

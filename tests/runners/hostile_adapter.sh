@@ -3,8 +3,11 @@
 #   twice   answers every request twice (all-zero words, the right token count)
 #   escape  names itself, errors and writes stderr with terminal escape sequences (clear screen)
 #   hello2  answers hello twice, then answers requests normally
+#   stall   writes its pid (its process group) to file $2, answers hello, then stalls on the first
+#           request, as a hung adapter would
 mode=$1
 esc=$(printf '\033')
+[ "$mode" = stall ] && echo $$ > "$2"
 read -r hello
 case $mode in
   hello2) printf 'ok hello2 1\nok hello2 1\n' ;;  # one write: both lines reach the runner together
@@ -12,6 +15,7 @@ case $mode in
   *) echo "ok $mode 1" ;;
 esac
 while read -r line; do
+  [ "$mode" = stall ] && exec sleep 600
   set -- $line
   shift 2
   out=ok

@@ -69,3 +69,32 @@ TEST_CASE("escape sequences a target writes are repeated escaped, on the termina
   CHECK(out.find("\\x1b[2Jcleared \\x1b[1;1Hscreen") != std::string::npos);
   CHECK(err.find("[target stderr] \\x1b[2J\\x1b[31mred stderr") != std::string::npos);
 }
+
+// A signal that ends the runner ends its adapters too: each runs in its own process group (out of
+// reach of a terminal's Ctrl-C), so without the runner's handler a stalled one outlived it.
+TEST_CASE("a runner ended by SIGTERM or SIGINT takes its stalled pipe adapter with it", "[hostile]") {
+  for (const std::string sig : {"TERM", "INT"}) {
+    const std::string dir = make_corpus();
+    // set -m: the runner is a job of its own and does not start with SIGINT ignored, as a
+    // background command of a non-interactive shell otherwise would.
+    write_text(dir + "/run.sh",
+               "set -m\n"
+               "'" NC_TEST_CLI "' replay --timeout 300 --corpus " + dir + " --target 'pipe:sh " NC_TEST_HOSTILE_ADAPTER
+               " stall " + dir + "/pid' > /dev/null 2>&1 &\n"
+               "runner=$!\n"
+               "for i in $(seq 100); do [ -s " + dir + "/pid ] && break; sleep 0.1; done\n"
+               "sleep 1  # hello answered, the first request sent and stalled on\n"
+               "pid=$(cat " + dir + "/pid)\n"
+               "kill -0 $pid || exit 3\n"
+               "kill -" + sig + " $runner\n"
+               "wait $runner\n"
+               "echo $? > " + dir + "/rc\n"
+               "for i in $(seq 50); do kill -0 $pid 2> /dev/null || exit 0; sleep 0.1; done\n"
+               "kill -KILL $pid\n"
+               "exit 1\n");
+    INFO("SIG" << sig);
+    CHECK(run_status("bash " + dir + "/run.sh") == 0);
+    // The runner died of the signal (128 + its number), as it would have without the handler.
+    CHECK(read_text(dir + "/rc") == (sig == "TERM" ? "143\n" : "130\n"));
+  }
+}
