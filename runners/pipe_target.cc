@@ -37,6 +37,10 @@ constexpr size_t kStderrLineCap = 4096;
 // The capacity asked for each pipe to the adapter (Linux's unprivileged maximum by default), and so
 // the most one read takes from it.
 constexpr int kPipeBytes = 1 << 20;
+// The longest answer line taken: a thousand times the longest a real answer reaches (4096
+// elements of a few bytes, or one dequantized tensor), so that an adapter writing without end
+// is a lying adapter within a second, not a runner out of memory before the timeout.
+constexpr size_t kAnswerLineCap = size_t(64) << 20;
 // What a protocol error quotes of the child's output.
 // (Built piece by piece: GCC 12 -O3 warns, falsely, -Wrestrict on "'" + std::string.)
 std::string quote(std::string_view s) {
@@ -171,13 +175,18 @@ bool PipeTarget::write_all(const std::string& s, double deadline, std::string* w
 }
 
 bool PipeTarget::read_line(std::string* line, double deadline, std::string* why) {
-  for (;;) {
-    size_t nl = buffer_.find('\n');
+  for (size_t searched = 0;;) {  // bytes of buffer_ known to hold no newline
+    size_t nl = buffer_.find('\n', searched);
     if (nl != std::string::npos) {
       *line = printable(std::string_view(buffer_).substr(0, nl));
       buffer_.erase(0, nl + 1);
       return true;
     }
+    searched = buffer_.size();
+    if (searched > kAnswerLineCap)
+      return *why = "answer line longer than " + std::to_string(kAnswerLineCap) + " bytes without a newline (starts " +
+                    quote(buffer_) + ")",
+             false;
     if (!step(deadline, {}, nullptr, why)) return false;
   }
 }

@@ -5,6 +5,7 @@
 #   hello2  answers hello twice, then answers requests normally
 #   stall   writes its pid (its process group) to file $2, answers hello, then stalls on the first
 #           request, as a hung adapter would
+#   flood   answers the first request with bytes and no newline, without end
 mode=$1
 esc=$(printf '\033')
 [ "$mode" = stall ] && echo $$ > "$2"
@@ -16,6 +17,7 @@ case $mode in
 esac
 while read -r line; do
   [ "$mode" = stall ] && exec sleep 600
+  [ "$mode" = flood ] && { yes x | tr -d '\n'; exit; }
   set -- $line
   shift 2
   out=ok

@@ -70,6 +70,18 @@ TEST_CASE("escape sequences a target writes are repeated escaped, on the termina
   CHECK(err.find("[target stderr] \\x1b[2J\\x1b[31mred stderr") != std::string::npos);
 }
 
+// With a timeout of 5 minutes only the cap on an answer line can end this run within the 120 s
+// replay() allows; before it, the runner's memory grew by the speed of `yes` until the timeout.
+TEST_CASE("an adapter writing an answer without end is cut off by the line cap, not by memory or the timeout",
+          "[hostile]") {
+  const std::string corpus = make_corpus();
+  std::string command = replay(corpus, hostile("flood"), corpus);
+  command.replace(command.find("--timeout 5"), 11, "--timeout 300");
+  CHECK(run_status(command) == 1);
+  const std::string json = read_text(corpus + "/r.json");
+  CHECK(count(json, "\"target_problem\": \"answer line longer than 67108864 bytes without a newline (starts 'xxxx") == 3);
+}
+
 // A signal that ends the runner ends its adapters too: each runs in its own process group (out of
 // reach of a terminal's Ctrl-C), so without the runner's handler a stalled one outlived it.
 TEST_CASE("a runner ended by SIGTERM or SIGINT takes its stalled pipe adapter with it", "[hostile]") {
