@@ -25,6 +25,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "cli/output_file.h"
 #include "runners/mutants/mutant_abi.h"
 
 extern char** environ;
@@ -39,6 +40,7 @@ const char kUsage[] =
     "matrix: mutant x suite, the first killing case ID and its tags, the runner's diagnosis line.\n"
     "  --dir DIR   where the mutant-*.so plugins are (default: mutants/ beside this binary)\n"
     "  --only NAME replay one mutant\n"
+    "  --json FILE, --markdown FILE  write the kill matrix; - is standard output\n"
     "exit 0 every mutant killed, 1 a mutant survived, 2 usage or corpus error\n";
 
 struct Args {
@@ -268,19 +270,14 @@ std::string json_report(const std::vector<Row>& rows) {
   return j.dump(2) + "\n";
 }
 
-bool write_atomic(const std::string& path, const std::string& bytes) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!(out << bytes)) return false;
-  }
-  return std::rename(tmp.c_str(), path.c_str()) == 0;
-}
-
 int mutants_command(int argc, char** argv) {
   if (wants_help(argc, argv)) return std::fputs(kUsage, stdout), kExitOk;
   Args a;
   if (!parse_args(argc, argv, &a)) return kExitUsage;
+  std::string why;
+  bool ok = claim_stdout({&a.json, &a.markdown}, &why);
+  for (const std::string* report : {&a.json, &a.markdown}) ok = ok && (report->empty() || check_output(*report, &why));
+  if (!ok) return std::fprintf(stderr, "ninfer-conform mutants: %s\n", why.c_str()), kExitUsage;
   const std::string self = self_path();
   if (a.dir.empty()) a.dir = self.substr(0, self.rfind('/')) + "/mutants";
   std::vector<MutantPlugin> plugins;
@@ -336,10 +333,9 @@ int mutants_command(int argc, char** argv) {
 
   const std::string md = markdown(rows);
   std::printf("\n%s", md.substr(md.rfind("\n", md.size() - 2) + 1).c_str());
-  if (!a.markdown.empty() && !write_atomic(a.markdown, md))
-    return std::fprintf(stderr, "ninfer-conform mutants: cannot write %s\n", a.markdown.c_str()), kExitUsage;
-  if (!a.json.empty() && !write_atomic(a.json, json_report(rows)))
-    return std::fprintf(stderr, "ninfer-conform mutants: cannot write %s\n", a.json.c_str()), kExitUsage;
+  if ((!a.markdown.empty() && !write_output(a.markdown, md, &why)) ||
+      (!a.json.empty() && !write_output(a.json, json_report(rows), &why)))
+    return std::fprintf(stderr, "ninfer-conform mutants: cannot write the report: %s\n", why.c_str()), kExitUsage;
   if (corpus_error) return kExitUsage;
   const bool all_killed = std::all_of(rows.begin(), rows.end(), [](const Row& r) { return r.killed(); });
   return all_killed ? kExitOk : kExitNonConformant;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/output_file.h"
 #include "corpus/official.h"
 #include "runners/abi_host.h"
 #include "runners/certificate.h"
@@ -42,6 +43,9 @@ const char kReplayUsage[] =
     "                  ...) or a suite name or glob (decode.E4M3FN, 'convert.*')\n"
     "  --jobs N        suites replayed at once, each on its own target (a pipe or plugin\n"
     "                  target runs N processes); same results for every N (default: cores)\n"
+    "  --timeout S     whole seconds a pipe or plugin target may take per request (default 10)\n"
+    "  --json FILE, --junit FILE  write the report as JSON or JUnit XML; - is standard output\n"
+    "                  (the summary then goes to standard error)\n"
     "exit 0 conformant, 1 not conformant, 2 usage or corpus error\n";
 const char kCertifyUsage[] =
     "usage: ninfer-conform certify --target TARGET --out DIR [--corpus DIR] [--timeout S]\n"
@@ -122,6 +126,16 @@ bool parse_args(int argc, char** argv, bool certify, Args* a) {
   return true;
 }
 
+// Where the results go, checked before the replay rather than after it.
+bool outputs_writable(Args& a, bool certify) {
+  std::string why;
+  bool ok = claim_stdout({&a.json, &a.junit}, &why);
+  for (const std::string* report : {&a.json, &a.junit}) ok = ok && (report->empty() || check_output(*report, &why));
+  ok = ok && (!certify || check_output_folder(a.out, &why));
+  if (!ok) std::fprintf(stderr, "ninfer-conform: %s\n", why.c_str());
+  return ok;
+}
+
 std::string self_exe() {
   char buf[4096];
   ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
@@ -160,13 +174,14 @@ int replay_command(int argc, char** argv) {
   if (wants_help(argc, argv)) return std::fputs(kReplayUsage, stdout), kExitOk;
   Args a;
   if (!parse_args(argc, argv, false, &a)) return std::fputs(kReplayUsage, stderr), kExitUsage;
+  if (!outputs_writable(a, false)) return kExitUsage;
   ReplayResult r;
   if (int rc = run_replay(a, &r); rc >= 0) return rc;
   print_summary(stdout, r, a.max_failures);
   std::string why;
-  if (!a.json.empty() && !write_atomically(a.json, report_json(r), &why))
+  if (!a.json.empty() && !write_output(a.json, report_json(r), &why))
     return std::fprintf(stderr, "ninfer-conform: %s\n", why.c_str()), kExitUsage;
-  if (!a.junit.empty() && !write_atomically(a.junit, report_junit(r), &why))
+  if (!a.junit.empty() && !write_output(a.junit, report_junit(r), &why))
     return std::fprintf(stderr, "ninfer-conform: %s\n", why.c_str()), kExitUsage;
   return r.conformant() ? kExitOk : kExitNonConformant;
 }
@@ -175,6 +190,7 @@ int certify_command(int argc, char** argv) {
   if (wants_help(argc, argv)) return std::fputs(kCertifyUsage, stdout), kExitOk;
   Args a;
   if (!parse_args(argc, argv, true, &a)) return std::fputs(kCertifyUsage, stderr), kExitUsage;
+  if (!outputs_writable(a, true)) return kExitUsage;
   // A certificate names the corpus it was made on; one made on anything but the corpus this build
   // ships (an edited copy re-hashed to pass verification, say) is made only on request.
   if (const std::string sha = corpus::manifest_sha256_of(a.corpus);
@@ -227,8 +243,8 @@ int certify_command(int argc, char** argv) {
   std::time_t now = std::time(nullptr);
   std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
   std::string why;
-  if (!write_atomically(a.out + "/certificate.json", certificate_json(r, sweeps, stamp), &why) ||
-      !write_atomically(a.out + "/certificate.md", certificate_markdown(r, sweeps, stamp), &why))
+  if (!write_output(a.out + "/certificate.json", certificate_json(r, sweeps, stamp), &why) ||
+      !write_output(a.out + "/certificate.md", certificate_markdown(r, sweeps, stamp), &why))
     return std::fprintf(stderr, "ninfer-conform: %s\n", why.c_str()), kExitUsage;
   const bool conformant = certified_conformant(r, sweeps);
   std::printf("%s\ntarget %s %s, corpus: %s, certificate in %s\n", verdict_line(r, conformant).c_str(),

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/output_file.h"
 #include "runners/sweep/findings.h"
 #include "runners/sweep/shard.h"
 #include "runners/sweep/sweep.h"
@@ -39,7 +40,8 @@ const char* kSweepUsage =
     "  --stride S        sample every S-th input (the report states the coverage)\n"
     "  --keep N          first mismatches kept per class (default 16)\n"
     "  --groups N        random groups per scheme in the encode.* domains (default 65536)\n"
-    "  --json FILE       write the report(s) as JSON (one file; several domains: a JSON array)\n"
+    "  --json FILE       write the report(s) as JSON (one file; several domains: a JSON array);\n"
+    "                    - is standard output (the summary then goes to standard error)\n"
     "  --vectors DIR     write the first mismatches of each class as a replayable corpus in DIR\n"
     "                    (suite sweep.DOMAIN, or sweep.DOMAIN.shard-K-of-N: shards may share DIR)\n"
     "                    (replay it with: ninfer-conform replay --corpus DIR --target ...)\n"
@@ -52,7 +54,7 @@ const char* kMergeUsage =
     "usage: ninfer-conform merge REPORT.json... [--json OUT]\n"
     "Joins the shard reports of one sweep (each file a report or an array of them, as sweep --json\n"
     "writes) into the reports of the unsharded run, one per domain; --json writes them as sweep\n"
-    "would have (an array for several domains).\n"
+    "would have (an array for several domains; - is standard output).\n"
     "Refused (exit 2, naming the files): missing, duplicated or overlapping shards; shards of\n"
     "another target, reference build, stride or domain size; a shard that judged nothing and\n"
     "carries only a target error.\n"
@@ -97,15 +99,6 @@ std::string reports_json(const std::vector<std::string>& jsons) {
   std::string s = "[\n";
   for (size_t i = 0; i < jsons.size(); ++i) s += (i ? ",\n" : "") + jsons[i];
   return s + "]\n";
-}
-
-bool write_file(const std::string& path, const std::string& text) {
-  std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary);
-    if (!(f << text)) return false;
-  }
-  return std::rename(tmp.c_str(), path.c_str()) == 0;
 }
 
 int sweep_command(int argc, char** argv) {
@@ -185,6 +178,10 @@ int sweep_command(int argc, char** argv) {
     std::fputs(kSweepUsage, stderr);
     return kExitUsage;
   }
+  if (std::string why; !json_path.empty() && (!claim_stdout({&json_path}, &why) || !check_output(json_path, &why))) {
+    std::fprintf(stderr, "sweep: %s\n", why.c_str());
+    return kExitUsage;
+  }
   std::string bad;
   std::vector<std::string> domains = sweep::expand_domains(names, &bad);
   if (domains.empty()) {
@@ -231,11 +228,9 @@ int sweep_command(int argc, char** argv) {
       return kExitUsage;
     }
   }
-  if (!json_path.empty()) {
-    if (!write_file(json_path, reports_json(jsons))) {
-      std::fprintf(stderr, "sweep: cannot write %s: %s\n", json_path.c_str(), std::strerror(errno));
-      return kExitUsage;
-    }
+  if (std::string why; !json_path.empty() && !write_output(json_path, reports_json(jsons), &why)) {
+    std::fprintf(stderr, "sweep: cannot write the report: %s\n", why.c_str());
+    return kExitUsage;
   }
   return any_mismatch ? kExitNonConformant : kExitOk;
 }
@@ -273,6 +268,10 @@ int merge_command(int argc, char** argv) {
     std::fputs(kMergeUsage, stderr);
     return kExitUsage;
   }
+  if (std::string why; !out_path.empty() && (!claim_stdout({&out_path}, &why) || !check_output(out_path, &why))) {
+    std::fprintf(stderr, "merge: %s\n", why.c_str());
+    return kExitUsage;
+  }
   std::vector<sweep::Report> merged;
   std::string err;
   if (!sweep::merge(shards, &merged, &err)) {
@@ -290,8 +289,8 @@ int merge_command(int argc, char** argv) {
     any_mismatch |= !r.tally.class_counts.empty() || !r.tally.target_error.empty();
     jsons.push_back(sweep::to_json(r));
   }
-  if (!out_path.empty() && !write_file(out_path, reports_json(jsons))) {
-    std::fprintf(stderr, "merge: cannot write %s: %s\n", out_path.c_str(), std::strerror(errno));
+  if (std::string why; !out_path.empty() && !write_output(out_path, reports_json(jsons), &why)) {
+    std::fprintf(stderr, "merge: cannot write the report: %s\n", why.c_str());
     return kExitUsage;
   }
   return any_mismatch ? kExitNonConformant : kExitOk;

@@ -1,7 +1,6 @@
 #include "runners/report.h"
 
 #include <cstdio>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "corpus/official.h"
@@ -162,18 +161,6 @@ std::string report_junit(const ReplayResult& r) {
   }
   x += "  </testsuite>\n</testsuites>\n";
   return x;
-}
-
-bool write_atomically(const std::string& path, const std::string& bytes, std::string* error) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f || !f.write(bytes.data(), std::streamsize(bytes.size())) || !f.flush())
-      return *error = tmp + ": cannot write", std::remove(tmp.c_str()), false;
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0)
-    return *error = path + ": cannot rename into place", std::remove(tmp.c_str()), false;
-  return true;
 }
 
 }  // namespace nc::runners

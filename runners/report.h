@@ -18,7 +18,5 @@ nlohmann::ordered_json scope_json(const ReplayResult& r);
 std::string report_junit(const ReplayResult& r);
 // Readable form of a result token: a binary32 word's exact value, else the token itself.
 std::string decoded(ResultType type, const std::string& token);
-// Writes bytes to path through path.tmp + rename; false with *error.
-bool write_atomically(const std::string& path, const std::string& bytes, std::string* error);
 
 }  // namespace nc::runners

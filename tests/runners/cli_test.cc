@@ -1,6 +1,8 @@
 // The commands end to end: exit codes, report files, certificate files.
 #include <catch2/catch.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include "corpus_fixture.h"
 
 using namespace nc::runners::test;
@@ -62,4 +64,33 @@ TEST_CASE("certify writes the same certificate twice, timestamp aside", "[cli][c
     CHECK(without_timestamp(a) == without_timestamp(b));
   }
   CHECK(read_text(corpus + "/c1/certificate.md").find("python-example-adapter") != std::string::npos);
+}
+
+TEST_CASE("report paths: checked before the replay, '-' is standard output, symlinks and FIFOs are kept", "[cli]") {
+  const std::string corpus = make_corpus();
+  const std::string base = cli() + " replay --corpus " + corpus + " --target plugin:" + NC_TEST_PLUGIN_GOOD;
+  const std::string err = corpus + "/err.txt";
+  // A report that cannot be written is a usage error before any suite is replayed.
+  CHECK(run_status(base + " --json " + corpus + "/no-such-folder/r.json >" + corpus + "/out.txt 2>" + err) == 2);
+  CHECK_THAT(read_text(err), Catch::Contains("no-such-folder/r.json: folder " + corpus + "/no-such-folder: No such file"));
+  CHECK(read_text(corpus + "/out.txt").empty());
+  CHECK(run_status(base + " --junit " + corpus + " 2>" + err) == 2);
+  CHECK_THAT(read_text(err), Catch::Contains(corpus + ": is a folder"));
+  CHECK(run_status(base + " --json - --junit -" + quiet()) == 2);
+
+  // "-": the report alone on standard output, the summary on standard error.
+  CHECK(run_status(base + " --json - >" + corpus + "/stdout.json 2>" + err) == 0);
+  const std::string json = read_text(corpus + "/stdout.json");
+  CHECK_FALSE(nlohmann::json::parse(json, nullptr, false).is_discarded());
+  CHECK_THAT(read_text(err), Catch::Contains("passed, 0 failed"));
+
+  // A symlink keeps pointing at the new report; a FIFO gets it in place (was replaced by a file).
+  REQUIRE(run_status("ln -s target.xml " + corpus + "/link.xml && mkfifo " + corpus + "/fifo.json") == 0);
+  CHECK(run_status(base + " --junit " + corpus + "/link.xml" + quiet()) == 0);
+  CHECK(run_status("test -L " + corpus + "/link.xml") == 0);
+  CHECK_THAT(read_text(corpus + "/target.xml"), Catch::StartsWith("<?xml"));
+  CHECK(run_status("(cat " + corpus + "/fifo.json > " + corpus + "/from-fifo.json &) && " + base + " --json " + corpus +
+                   "/fifo.json" + quiet() + " && sleep 0.2") == 0);
+  CHECK(run_status("test -p " + corpus + "/fifo.json") == 0);
+  CHECK(read_text(corpus + "/from-fifo.json") == json);
 }
