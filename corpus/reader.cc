@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 
@@ -120,9 +121,33 @@ Error SuiteReader::error(size_t line, std::string case_id, std::string rule) con
   return Error{name_, line, std::move(case_id), std::move(rule)};
 }
 
+namespace {
+
+// The first byte of `text` that is neither printable ASCII (0x20-0x7e) nor '\n', or npos. Sixteen
+// bytes at a time: as signed bytes, everything below 0x20 (0x80-0xff included) is bad but '\n',
+// and so is 0x7f. A pass over a suite then costs a few percent of reading it.
+size_t first_unprintable(std::string_view text) {
+  const auto bad = [](unsigned char c) { return uint8_t(c - 0x20) > 0x5e && c != '\n'; };
+  size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i space = _mm_set1_epi8(0x20), newline = _mm_set1_epi8('\n'), del = _mm_set1_epi8(0x7f);
+  for (; i + 16 <= text.size(); i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + i));
+    const __m128i low = _mm_andnot_si128(_mm_cmpeq_epi8(v, newline), _mm_cmplt_epi8(v, space));
+    if (_mm_movemask_epi8(_mm_or_si128(low, _mm_cmpeq_epi8(v, del)))) break;
+  }
+#endif
+  for (; i < text.size(); ++i)
+    if (bad(static_cast<unsigned char>(text[i]))) return i;
+  return std::string_view::npos;
+}
+
+}  // namespace
+
 Status SuiteReader::start(std::string text, bool hash_text) {
   totals_.text_bytes = text.size();
   if (hash_text) totals_.text_sha256 = sha256_hex(text);
+  unprintable_ = first_unprintable(text);
   text_ = std::make_shared<const std::string>(std::move(text));
   return read_header();
 }
@@ -139,9 +164,15 @@ Status SuiteReader::take_line(size_t end, std::string_view& line) {
   ++line_no_;
   if (end == std::string_view::npos) return error(line_no_, "", "last line has no terminating newline (file truncated?)");
   line = std::string_view(text.data() + pos_, end - pos_);
+  const size_t start = pos_;
   pos_ = end + 1;
-  if (!line.empty() && line.back() == '\r') return error(line_no_, "", "carriage return at end of line (lines end with \\n only)");
-  return std::nullopt;
+  if (unprintable_ >= end) return std::nullopt;
+  if (unprintable_ == end - 1 && line.back() == '\r')
+    return error(line_no_, "", "carriage return at end of line (lines end with \\n only)");
+  char byte[8];
+  std::snprintf(byte, sizeof byte, "0x%02x", unsigned(static_cast<unsigned char>(text[unprintable_])));
+  return error(line_no_, "", std::string("byte ") + byte + " at column " + std::to_string(unprintable_ - start + 1) +
+                                 ": a suite's lines are printable ASCII (0x20 to 0x7e)");
 }
 
 namespace {

@@ -125,6 +125,7 @@ class SuiteReader {
 
   std::shared_ptr<const std::string> text_;
   size_t pos_ = 0;  // where the next line starts
+  size_t unprintable_ = std::string::npos;  // the first byte other than printable ASCII and '\n'
   std::string name_;
   SuiteHeader header_;
   size_t line_no_ = 0;

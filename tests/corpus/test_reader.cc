@@ -99,6 +99,29 @@ TEST_CASE("reader: record-level rules", "[corpus][reader]") {
   CHECK_THAT(error_of(replace(demo_text(), "positive zero\n", "positive zero\r\n")), Catch::Contains("carriage return"));
 }
 
+// Text a terminal would act on (ESC), that cuts C strings (NUL), or that is not ASCII must not
+// reach `show` or a report: the line, the byte and its column are named, and no earlier line
+// is misjudged for it. Line 11 is "t.demo:6d6142a2f3da 00 00000000 - 0x0p+0 zero - positive zero".
+TEST_CASE("reader: suite text is printable ASCII, the first other byte named by line and column", "[corpus][reader]") {
+  const std::pair<std::string, std::string> cases[] = {
+      {std::string("positive \x1b[2Jzero"), "demo.txt:11:"},  // ESC in a comment
+      {std::string("positive \0zero", 14), "demo.txt:11:"},   // NUL
+      {std::string("positive \xc3\xa9zero"), "demo.txt:11:"},  // UTF-8 e-acute
+      {std::string("positive\tzero"), "demo.txt:11:"},        // tab
+      {std::string("positive \x7fzero"), "demo.txt:11:"},     // DEL
+  };
+  const char* bytes[] = {"byte 0x1b at column 58", "byte 0x00 at column 58", "byte 0xc3 at column 58",
+                         "byte 0x09 at column 57", "byte 0x7f at column 58"};
+  for (size_t k = 0; k < 5; ++k) {
+    INFO(k);
+    const std::string message = error_of(replace(demo_text(), "positive zero", cases[k].first));
+    CHECK_THAT(message, Catch::Contains(cases[k].second) && Catch::Contains(bytes[k]) &&
+                            Catch::Contains("printable ASCII"));
+  }
+  // In a header line too.
+  CHECK_THAT(error_of(replace(demo_text(), "A demo.", "A d\x80mo.")), Catch::Contains("demo.txt:4: byte 0x80 at column 11"));
+}
+
 // The reader splits and hashes lines several at a time; a problem on a line must still come only
 // after every record before it, on that line's number, wherever the line falls among the batches.
 TEST_CASE("reader: a bad line deep in a suite comes after every record before it", "[corpus][reader]") {
