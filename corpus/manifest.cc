@@ -3,13 +3,12 @@
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <optional>
 #include <stdexcept>
 #include <thread>
 
+#include "corpus/json_read.h"
 #include "corpus/reader.h"
 #include "corpus/sha256.h"
 #include "corpus/zstd_io.h"
@@ -49,45 +48,35 @@ std::string manifest_json(const Manifest& m) {
   return j.dump(2) + "\n";
 }
 
-namespace {
-// A non-negative integer field. nlohmann's get<> converts a float or a negative number without a
-// word (and an out-of-range float with undefined behaviour: found by tests/fuzz), so check first.
-uint64_t count_field(const ordered_json& object, const char* key) {
-  const ordered_json& v = object.at(key);
-  if (!v.is_number_unsigned()) throw std::invalid_argument(std::string("`") + key + "` is not a non-negative integer");
-  return v.get<uint64_t>();
-}
-}  // namespace
-
 Result<Manifest> parse_manifest(const std::string& text, const std::string& name) {
-  ordered_json j = ordered_json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return Error{name, 0, "", "not valid JSON"};
   Manifest m;
   try {
-    const uint64_t schema = count_field(j, "schema");
+    const nlohmann::json j = parse_json_strict(text);
+    const uint64_t schema = json_count(j, "schema");
     if (schema != uint64_t(kSchemaVersion)) return Error{name, 0, "", "unsupported schema " + std::to_string(schema)};
     m.schema = kSchemaVersion;
-    m.generator_version = j.at("generator_version").get<std::string>();
-    for (const auto& [k, v] : j.at("oracle_libraries").items()) m.libraries[k] = v.get<std::string>();
-    m.seed = j.at("seed").get<std::string>();
-    for (const auto& s : j.at("suites")) {
+    m.generator_version = json_text(j, "generator_version");
+    const nlohmann::json& libraries = json_member(j, "oracle_libraries");
+    if (!libraries.is_object()) throw JsonError("\"oracle_libraries\" is not an object");
+    for (const auto& [k, v] : libraries.items()) m.libraries[k] = json_text(libraries, k);
+    m.seed = json_text(j, "seed");
+    const nlohmann::json& suites = json_member(j, "suites");
+    if (!suites.is_array()) throw JsonError("\"suites\" is not an array");
+    for (const nlohmann::json& s : suites) {
       ManifestEntry e;
-      e.suite = s.at("suite").get<std::string>();
-      e.file = s.at("file").get<std::string>();
-      e.records = count_field(s, "records");
-      e.compressed_bytes = count_field(s, "compressed_bytes");
-      e.compressed_sha256 = s.at("compressed_sha256").get<std::string>();
-      e.text_bytes = count_field(s, "text_bytes");
-      e.text_sha256 = s.at("text_sha256").get<std::string>();
+      e.suite = json_text(s, "suite");
+      e.file = json_text(s, "file");
+      e.records = json_count(s, "records");
+      e.compressed_bytes = json_count(s, "compressed_bytes");
+      e.compressed_sha256 = json_text(s, "compressed_sha256");
+      e.text_bytes = json_count(s, "text_bytes");
+      e.text_sha256 = json_text(s, "text_sha256");
       if (e.file != e.suite + ".vec.zst" || e.file.find('/') != std::string::npos)
         return Error{name, 0, "", "suite `" + e.suite + "` has file `" + e.file + "` (expected " + e.suite + ".vec.zst)"};
       m.suites.push_back(std::move(e));
     }
-  } catch (const ordered_json::exception& ex) {
-    // nlohmann reports a missing key or a wrong type by exception; turn it into a value.
-    return Error{name, 0, "", std::string("bad manifest structure: ") + ex.what()};
-  } catch (const std::invalid_argument& ex) {
-    return Error{name, 0, "", std::string("bad manifest structure: ") + ex.what()};
+  } catch (const JsonError& ex) {
+    return Error{name, 0, "", std::string("bad manifest: ") + ex.what()};
   }
   for (size_t i = 1; i < m.suites.size(); ++i)
     if (!(m.suites[i - 1].suite < m.suites[i].suite))
@@ -96,12 +85,10 @@ Result<Manifest> parse_manifest(const std::string& text, const std::string& name
 }
 
 Result<Manifest> read_manifest(const std::string& dir) {
-  std::string path = (fs::path(dir) / kManifestName).string();
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{path, 0, "", "cannot open the manifest"};
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse_manifest(ss.str(), path);
+  const std::string path = (fs::path(dir) / kManifestName).string();
+  Result<std::string> text = read_file(path);  // a regular file, or the reason it cannot be read
+  if (!text) return text.error();
+  return parse_manifest(*text, path);
 }
 
 namespace {

@@ -227,7 +227,14 @@ Status SuiteReader::read_header() {
     bool in_order = line_no_ == 1 ? at == 0 : (at == stage ? repeatable : at > stage);
     for (size_t k = stage + 1; in_order && k < at; ++k) in_order = kOrder[k] == "tag" || kOrder[k] == "policy";
     if (!in_order) {
-      return error(line_no_, "", "header `#" + key + "` out of order (required order: #ninfer-conform-vectors #suite #op #about #spec #columns #tag* #policy* #records)");
+      // A required header skipped is named as missing; anything else is out of order.
+      std::string missing = line_no_ == 1 ? std::string(kOrder[0]) : "";
+      for (size_t k = stage + 1; line_no_ > 1 && k < at && missing.empty(); ++k)
+        if (kOrder[k] != "tag" && kOrder[k] != "policy") missing = kOrder[k];
+      return error(line_no_, "", (missing.empty() ? "header `#" + key + "` out of order"
+                                                  : "header `#" + missing + "` missing before `#" + key + "`") +
+                                     " (required order: #ninfer-conform-vectors #suite #op #about #spec #columns #tag* "
+                                     "#policy* #records)");
     }
     if (value.empty()) return error(line_no_, "", "header `#" + key + "` has no value");
     stage = at;

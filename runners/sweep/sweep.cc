@@ -2,18 +2,16 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <stdexcept>
 #include <nlohmann/json.hpp>
 #include <thread>
 #include <unistd.h>
 #include <vector>
 
+#include "corpus/json_read.h"
+#include "corpus/zstd_io.h"
 #include "runners/sweep/shard.h"
 
 namespace nc::sweep {
@@ -103,49 +101,21 @@ std::string to_json(const Report& r) {
 
 namespace {
 
-// Typed reads for from_json. A report is this program's own output, so a member of another JSON
-// type, a negative or fractional count, or counts that cannot add up mean the file is not one
-// (edited by hand, cut short, another tool's); it is refused with the member named.
-struct Malformed : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-const nlohmann::json& member(const nlohmann::json& j, const std::string& key) {
-  auto it = j.find(key);
-  if (it == j.end()) throw Malformed("\"" + key + "\" is missing");
-  return *it;
-}
-
-std::string text_of(const nlohmann::json& j, const std::string& key) {
-  const nlohmann::json& v = member(j, key);
-  if (!v.is_string()) throw Malformed("\"" + key + "\" is not a string");
-  return v.get<std::string>();
-}
-
-uint64_t count_of(const nlohmann::json& j, const std::string& key) {
-  const nlohmann::json& v = member(j, key);
-  if (!v.is_number_unsigned()) throw Malformed("\"" + key + "\" is not a count (an integer >= 0)");
-  return v.get<uint64_t>();
-}
-
-std::vector<std::string> texts_of(const nlohmann::json& j, const std::string& key) {
-  const nlohmann::json& v = member(j, key);
-  if (!v.is_array()) throw Malformed("\"" + key + "\" is not an array of strings");
-  std::vector<std::string> out;
-  for (const nlohmann::json& e : v) {
-    if (!e.is_string()) throw Malformed("\"" + key + "\" is not an array of strings");
-    out.push_back(e.get<std::string>());
-  }
-  return out;
-}
+using corpus::json_count;
+using corpus::json_member;
+using corpus::json_text;
+using corpus::json_texts;
+// A report is this program's own output, so counts that cannot add up mean the file is not one
+// (edited by hand, cut short, another tool's); corpus::JsonError names what is wrong.
+using Malformed = corpus::JsonError;
 
 // An object of counts ("classes", "accepted"), sorted by name as Tally keeps them; their sum.
 uint64_t counts_of(const nlohmann::json& j, const std::string& key, std::vector<std::pair<std::string, uint64_t>>* out) {
-  const nlohmann::json& v = member(j, key);
+  const nlohmann::json& v = json_member(j, key);
   if (!v.is_object()) throw Malformed("\"" + key + "\" is not an object of counts");
   uint64_t sum = 0;
   for (const auto& [name, n] : v.items()) {
-    const uint64_t c = count_of(v, name);
+    const uint64_t c = json_count(v, name);
     if (c == 0 || sum + c < sum) throw Malformed("\"" + key + "\": \"" + name + "\" is 0 or the counts overflow");
     sum += c;
     out->push_back({name, c});
@@ -168,7 +138,7 @@ void check_counts(const nlohmann::json& j, const Report& r, uint64_t mismatches,
                     shard_text(r.shard) + " reaches with stride " + std::to_string(r.stride));
   if (mismatches > t.covered || accepted > t.covered - mismatches)
     throw Malformed("the mismatches and accepted inputs exceed \"covered\"");
-  if (j.contains("mismatches") && count_of(j, "mismatches") != mismatches)
+  if (j.contains("mismatches") && json_count(j, "mismatches") != mismatches)
     throw Malformed("\"mismatches\" is not the sum of \"classes\"");
   std::map<std::string, uint64_t> kept;
   for (const Mismatch& m : t.first) {
@@ -185,62 +155,74 @@ void check_counts(const nlohmann::json& j, const Report& r, uint64_t mismatches,
 
 }  // namespace
 
-bool from_json(const std::string& text, Report* r, std::string* error) {
-  auto j = nlohmann::json::parse(text, nullptr, false);
-  const auto schema = j.is_object() ? j.find("schema") : j.end();
-  if (j.is_discarded() || !j.is_object() || schema == j.end() || *schema != "ninfer-conform-sweep-1") {
-    *error = "not a ninfer-conform sweep report (schema ninfer-conform-sweep-1)";
-    return false;
+namespace {
+
+// One report, already parsed (strictly: a file of several is parsed once, as a whole).
+void report_from(const nlohmann::json& j, Report* r) {
+  if (!j.is_object() || !j.contains("schema") || j["schema"] != "ninfer-conform-sweep-1")
+    throw Malformed("not a ninfer-conform sweep report (schema ninfer-conform-sweep-1)");
+  r->domain = json_text(j, "domain");
+  r->op = json_text(j, "op");
+  r->target = json_text(j, "target");
+  r->target_name = json_text(j, "target_name");
+  r->target_version = json_text(j, "target_version");
+  r->reference = json_text(j, "reference");
+  r->domain_size = json_count(j, "domain_size");
+  if (!parse_shard(json_text(j, "shard"), &r->shard)) throw Malformed("\"shard\" is not K/N");
+  r->stride = json_count(j, "stride");
+  r->keep = json_count(j, "keep");
+  r->tally.covered = json_count(j, "covered");
+  r->tally.unsupported = json_count(j, "unsupported");
+  r->tally.errored = json_count(j, "errored");
+  r->tally.target_error = json_text(j, "target_error");
+  const uint64_t mismatches = counts_of(j, "classes", &r->tally.class_counts);
+  const uint64_t accepted = counts_of(j, "accepted", &r->tally.accepted);
+  const nlohmann::json& first = json_member(j, "first");
+  if (!first.is_array()) throw Malformed("\"first\" is not an array");
+  for (const nlohmann::json& m : first) {
+    if (!m.is_object()) throw Malformed("an entry of \"first\" is not an object");
+    r->tally.first.push_back({json_count(m, "index"), json_text(m, "class"), json_texts(m, "input"),
+                              json_text(m, "expected"), json_text(m, "actual")});
   }
+  check_counts(j, *r, mismatches, accepted);
+}
+
+std::string malformed(const Malformed& e) {
+  const std::string what = e.what();
+  return what.rfind("not a ninfer-conform", 0) == 0 ? what : "malformed sweep report: " + what;
+}
+
+}  // namespace
+
+bool from_json(const std::string& text, Report* r, std::string* error) {
   try {
-    r->domain = text_of(j, "domain");
-    r->op = text_of(j, "op");
-    r->target = text_of(j, "target");
-    r->target_name = text_of(j, "target_name");
-    r->target_version = text_of(j, "target_version");
-    r->reference = text_of(j, "reference");
-    r->domain_size = count_of(j, "domain_size");
-    if (!parse_shard(text_of(j, "shard"), &r->shard)) throw Malformed("\"shard\" is not K/N");
-    r->stride = count_of(j, "stride");
-    r->keep = count_of(j, "keep");
-    r->tally.covered = count_of(j, "covered");
-    r->tally.unsupported = count_of(j, "unsupported");
-    r->tally.errored = count_of(j, "errored");
-    r->tally.target_error = text_of(j, "target_error");
-    const uint64_t mismatches = counts_of(j, "classes", &r->tally.class_counts);
-    const uint64_t accepted = counts_of(j, "accepted", &r->tally.accepted);
-    const nlohmann::json& first = member(j, "first");
-    if (!first.is_array()) throw Malformed("\"first\" is not an array");
-    for (const nlohmann::json& m : first) {
-      if (!m.is_object()) throw Malformed("an entry of \"first\" is not an object");
-      r->tally.first.push_back(
-          {count_of(m, "index"), text_of(m, "class"), texts_of(m, "input"), text_of(m, "expected"), text_of(m, "actual")});
-    }
-    check_counts(j, *r, mismatches, accepted);
+    report_from(corpus::parse_json_strict(text), r);
   } catch (const Malformed& e) {
-    *error = std::string("malformed sweep report: ") + e.what();
-    return false;
+    return *error = malformed(e), false;
   }
   return true;
 }
 
 bool read_reports(const std::string& path, std::vector<Report>* out, std::string* error) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream ss;
-  if (!f || !(ss << f.rdbuf())) return *error = "cannot read " + path + ": " + std::strerror(errno), false;
-  auto j = nlohmann::json::parse(ss.str(), nullptr, false);
-  std::vector<std::string> texts;
-  if (j.is_array())
-    for (const auto& e : j) texts.push_back(e.dump());
-  else
-    texts.push_back(ss.str());
-  for (size_t k = 0; k < texts.size(); ++k) {
+  corpus::Result<std::string> text = corpus::read_file(path);
+  if (!text) return *error = text.error().message(), false;
+  nlohmann::json j;
+  try {
+    j = corpus::parse_json_strict(*text);
+  } catch (const Malformed& e) {
+    return *error = path + ": " + malformed(e), false;
+  }
+  if (!j.is_array()) j = nlohmann::json::array({std::move(j)});
+  else if (j.empty()) return *error = path + ": an empty array, no sweep reports", false;
+  for (size_t k = 0; k < j.size(); ++k) {
     Report r;
-    if (!from_json(texts[k], &r, error))
-      return *error = path + (j.is_array() ? " (report " + std::to_string(k + 1) + ")" : "") + ": " + *error, false;
+    try {
+      report_from(j[k], &r);
+    } catch (const Malformed& e) {
+      return *error = path + (j.size() > 1 ? " (report " + std::to_string(k + 1) + ")" : "") + ": " + malformed(e), false;
+    }
     out->push_back(std::move(r));
   }
-  if (texts.empty()) return *error = path + ": an empty array, no sweep reports", false;
   return true;
 }
 

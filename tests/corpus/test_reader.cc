@@ -78,13 +78,26 @@ TEST_CASE("reader: duplicate and unsorted ids name the line and the case", "[cor
 
 TEST_CASE("reader: bad headers are named", "[corpus][reader]") {
   CHECK_THAT(error_of(replace(demo_text(), "#ninfer-conform-vectors 1", "#ninfer-conform-vectors 2")), Catch::Contains("unsupported schema version"));
-  CHECK_THAT(error_of(replace(demo_text(), "#suite t.demo\n#op decode E4M3FN\n", "#op decode E4M3FN\n#suite t.demo\n")), Catch::Contains("out of order"));
-  CHECK_THAT(error_of(replace(demo_text(), "#about A demo.\n", "")), Catch::Contains("demo.txt:4: header `#spec` out of order"));
+  CHECK_THAT(error_of(replace(demo_text(), "#suite t.demo\n#op decode E4M3FN\n", "#op decode E4M3FN\n#suite t.demo\n")), Catch::Contains("header `#suite` missing before `#op`"));
+  CHECK_THAT(error_of(replace(demo_text(), "#about A demo.\n", "")), Catch::Contains("demo.txt:4: header `#about` missing before `#spec`"));
   CHECK_THAT(error_of(replace(demo_text(), "#tag subnormal", "#bogus subnormal")), Catch::Contains("unknown header `#bogus`"));
   CHECK_THAT(error_of(replace(demo_text(), "#columns id word", "#columns word id")), Catch::Contains("bad #columns"));
   CHECK_THAT(error_of(replace(demo_text(), "#records 3", "#records three")), Catch::Contains("not a decimal count"));
   CHECK_THAT(error_of(replace(demo_text(), "#tag subnormal e == 0, m != 0\n", "#tag zz later\n#tag subnormal e == 0, m != 0\n")), Catch::Contains("out of order"));
   CHECK_THAT(error_of(""), Catch::Contains("empty suite text"));
+}
+
+TEST_CASE("reader: a required header left out is named as missing, not as the next one out of order", "[corpus][reader]") {
+  CHECK_THAT(error_of(replace(demo_text(), "#columns id word expect accept value class tags comment\n", "")),
+             Catch::Contains("demo.txt:6: header `#columns` missing before `#tag`"));
+  CHECK_THAT(error_of(replace(demo_text(), "#ninfer-conform-vectors 1\n", "")),
+             Catch::Contains("demo.txt:1: header `#ninfer-conform-vectors` missing before `#suite`"));
+  CHECK_THAT(error_of(replace(demo_text(), "#op decode E4M3FN\n#about A demo.\n", "#about A demo.\n#op decode E4M3FN\n")),
+             Catch::Contains("header `#op` missing before `#about`"));
+  // Going back is out of order.
+  CHECK_THAT(error_of(replace(demo_text(), "#records 3\n", "#records 3\n#spec 3.3\n")), Catch::Contains("header line after #records"));
+  CHECK_THAT(error_of(replace(demo_text(), "#policy nan-any any NaN\n", "#policy nan-any any NaN\n#spec 3.3\n")),
+             Catch::Contains("header `#spec` out of order"));
 }
 
 TEST_CASE("reader: record-level rules", "[corpus][reader]") {

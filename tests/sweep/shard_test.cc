@@ -268,6 +268,11 @@ TEST_CASE("a sweep report reads back as written, and one of wrong types or impos
   nlohmann::json wrong_class = report_json();
   wrong_class["first"][0]["class"] = "word:flushed";
   CHECK_THAT(parse_error(wrong_class), Contains("which \"classes\" does not count"));
+  // A member given twice: refused, not read as whichever one the JSON library keeps.
+  std::string text = report_json().dump(2);
+  text.insert(text.find("\"covered\""), "\"covered\": 1,\n  ");
+  CHECK_FALSE(nc::sweep::from_json(text, &back, &error));
+  CHECK_THAT(error, Contains("malformed sweep report: key \"covered\" appears twice in one object"));
   nlohmann::json too_many = report_json();
   too_many["first"].push_back(too_many["first"][0]);  // keep is 1
   CHECK_THAT(parse_error(too_many), Contains("more mismatches of class \"word:wrong-value\" are kept"));
