@@ -41,14 +41,16 @@ constexpr int kPipeBytes = 1 << 20;
 // elements of a few bytes, or one dequantized tensor), so that an adapter writing without end
 // is a lying adapter within a second, not a runner out of memory before the timeout.
 constexpr size_t kAnswerLineCap = size_t(64) << 20;
-// What a protocol error quotes of the child's output.
+// What a protocol error quotes of the child's output: its first line, at most 60 bytes, escaped
+// (quote) or, for a line read_line has escaped already, as it is (quote_line), never escaped twice.
 // (Built piece by piece: GCC 12 -O3 warns, falsely, -Wrestrict on "'" + std::string.)
-std::string quote(std::string_view s) {
+std::string quote_line(std::string_view line) {
   std::string q(1, '\'');
-  q += printable(s.substr(0, std::min<size_t>(60, s.find('\n'))));
+  q += line.substr(0, 60);
   q += '\'';
   return q;
 }
+std::string quote(std::string_view raw) { return quote_line(printable(raw.substr(0, std::min<size_t>(60, raw.find('\n'))))); }
 }  // namespace
 
 PipeTarget::~PipeTarget() { stop(); }
@@ -106,7 +108,7 @@ bool PipeTarget::start(std::string* why) {
   }
   auto t = split(line, ' ');
   if (t.size() != 3 || t[0] != "ok") {
-    *why = "adapter '" + command_ + "' answered hello with " + quote(line);
+    *why = "adapter '" + command_ + "' answered hello with " + quote_line(line);
     stop();
     return false;
   }
@@ -224,7 +226,7 @@ std::string PipeTarget::finish_suite() {
   if (!exchange("hello 1\n", &line, now_s() + timeout_s_, false, &why))
     problem = why;
   else if (line != "ok " + name_ + " " + version_)
-    problem = "protocol out of step: the adapter wrote " + quote(line) + " after its last answer";
+    problem = "protocol out of step: the adapter wrote " + quote_line(line) + " after its last answer";
   if (!problem.empty()) stop();
   return problem;
 }
@@ -313,7 +315,7 @@ Response PipeTarget::non_ok(const std::string& line) {
     r.message = line.size() > 6 ? line.substr(6) : "error";
     return r;
   }
-  return dead("malformed response " + quote(line));
+  return dead("malformed response " + quote_line(line));
 }
 
 bool PipeTarget::binary() {

@@ -6,6 +6,7 @@
 #   stall   writes its pid (its process group) to file $2, answers hello, then stalls on the first
 #           request, as a hung adapter would
 #   flood   answers the first request with bytes and no newline, without end
+#   garbage answers every request with a line that is no answer, an escape sequence in it
 mode=$1
 esc=$(printf '\033')
 [ "$mode" = stall ] && echo $$ > "$2"
@@ -25,6 +26,7 @@ while read -r line; do
   case $mode in
     twice) echo "$out"; echo "$out" ;;
     escape) echo "error ${esc}[2Jcleared ${esc}[1;1Hscreen" ;;
+    garbage) echo "${esc}[2Jgarbage" ;;
     *) echo "$out" ;;
   esac
 done

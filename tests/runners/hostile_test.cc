@@ -70,6 +70,15 @@ TEST_CASE("escape sequences a target writes are repeated escaped, on the termina
   CHECK(err.find("[target stderr] \\x1b[2J\\x1b[31mred stderr") != std::string::npos);
 }
 
+// A line already made printable is quoted as it is: one escape per byte, not \x5cx1b.
+TEST_CASE("a malformed answer is quoted escaped once", "[hostile]") {
+  const std::string corpus = make_corpus();
+  CHECK(run_status(replay(corpus, hostile("garbage"), corpus)) == 1);
+  const std::string json = read_text(corpus + "/r.json");
+  CHECK(json.find("malformed response '\\\\x1b[2Jgarbage'") != std::string::npos);  // JSON escapes the backslash
+  CHECK(json.find("x5c") == std::string::npos);
+}
+
 // With a timeout of 5 minutes only the cap on an answer line can end this run within the 120 s
 // replay() allows; before it, the runner's memory grew by the speed of `yes` until the timeout.
 TEST_CASE("an adapter writing an answer without end is cut off by the line cap, not by memory or the timeout",
