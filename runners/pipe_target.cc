@@ -114,6 +114,7 @@ bool PipeTarget::start(std::string* why) {
   }
   name_ = t[1];
   version_ = t[2];
+  died_of_.clear();
   return true;
 }
 
@@ -285,12 +286,20 @@ Response PipeTarget::dead(const std::string& why) {
     pid_ = -1;  // reaped: stop() closes the pipes without waiting for it again
   }
   stop();
+  died_of_ = r.message;
+  return r;
+}
+
+Response PipeTarget::not_running() const {
+  Response r;
+  r.kind = Response::Kind::Dead;
+  r.message = died_of_.empty() ? "adapter is not running" : "adapter is not running: it failed earlier, " + died_of_;
   return r;
 }
 
 Response PipeTarget::call(const Request& req) {
   std::string why;
-  if (pid_ <= 0) return dead("adapter is not running");
+  if (pid_ <= 0) return not_running();
   std::string line;
   if (!exchange(request_line(req) + "\n", &line, now_s() + timeout_s_, false, &why)) {
     // Let a crashing child finish dying so the reason can name its signal.
@@ -322,6 +331,7 @@ bool PipeTarget::binary() {
   if (binary_ < 0 && pid_ > 0) {
     std::string line, why;
     if (!exchange("binary 1\n", &line, now_s() + timeout_s_, false, &why)) {
+      usleep(20000);  // as in call(): a dying adapter's status names how it ended
       dead(why);
       return false;
     }
@@ -333,7 +343,7 @@ bool PipeTarget::binary() {
 Response PipeTarget::call_binary(const std::string& header, const void* payload, size_t bytes, void* reply,
                                  size_t reply_bytes) {
   std::string why, line;
-  if (pid_ <= 0) return dead("adapter is not running");
+  if (pid_ <= 0) return not_running();
   const double deadline = now_s() + timeout_s_;
   std::string message = header + "\n";
   message.append(static_cast<const char*>(payload), bytes);

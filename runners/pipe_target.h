@@ -59,6 +59,8 @@ class PipeTarget final : public Target {
   void stop();
   // Kills the child after a failure and reports why, with the child's exit status if it has one.
   Response dead(const std::string& why);
+  // The answer to a call that finds no adapter, naming what ended the last one.
+  Response not_running() const;
 
   std::string command_;
   double timeout_s_;
@@ -68,6 +70,7 @@ class PipeTarget final : public Target {
   std::unique_ptr<char[]> read_chunk_;  // what step() reads the adapter's output into
   std::string name_, version_;
   int binary_ = -1;  // -1 not asked yet, 0 no, 1 yes
+  std::string died_of_;  // why dead() last ended the adapter: a later call names it
 };
 
 }  // namespace nc::runners

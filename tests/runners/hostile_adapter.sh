@@ -7,6 +7,7 @@
 #           request, as a hung adapter would
 #   flood   answers the first request with bytes and no newline, without end
 #   garbage answers every request with a line that is no answer, an escape sequence in it
+#   die     exits with status 3 on the first line after hello
 mode=$1
 esc=$(printf '\033')
 [ "$mode" = stall ] && echo $$ > "$2"
@@ -19,6 +20,7 @@ esac
 while read -r line; do
   [ "$mode" = stall ] && exec sleep 600
   [ "$mode" = flood ] && { yes x | tr -d '\n'; exit; }
+  [ "$mode" = die ] && exit 3
   set -- $line
   shift 2
   out=ok

@@ -144,6 +144,11 @@ grep -q '"covered": 16646400,' "$work/die.json" || fail "the sweep did not go on
 "$nc" sweep decode.E4M3FN --target "pipe:$src/tests/runners/lying_adapter.sh" > "$work/liar.txt"
 [ $? -eq 1 ] || fail "a lying adapter's sweep should exit 1"
 grep -q 'wrong token count' "$work/liar.txt" || { cat "$work/liar.txt"; fail "the lie is not named"; }
+# One that dies on the first line after hello (the binary framing question) is reported with how it
+# ended, not as "adapter is not running".
+"$nc" sweep decode.E4M3FN --target "pipe:sh $src/tests/runners/hostile_adapter.sh die" > "$work/die3.txt"
+[ $? -eq 1 ] || fail "a dying adapter's sweep should exit 1"
+grep -q 'adapter exited with status 3' "$work/die3.txt" || { cat "$work/die3.txt"; fail "how the adapter ended is not named"; }
 "$nc" sweep reconstruct.NVFP4 --target "pipe:$trunc" > /dev/null 2>&1
 [ $? -eq 2 ] || fail "a pipe target cannot sweep reconstruct domains: usage error"
 echo "sweep CLI: all checks passed"
