@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <set>
 #include <memory>
 #include <string>
 #include <thread>
@@ -83,14 +84,25 @@ struct Args {
 constexpr uint64_t kStridedDomainSize = uint64_t(1) << 24;
 
 bool parse_args(int argc, char** argv, bool certify, Args* a) {
+  std::set<std::string> seen;  // options that take one value: a second is a mistake, not an override
   for (int i = 0; i < argc; ++i) {
-    std::string k = argv[i];
-    if (k == "--allow-modified-corpus" && certify) {
+    std::string k = argv[i], v;
+    const size_t eq = k.find('=');
+    const bool inline_value = k.rfind("--", 0) == 0 && eq != std::string::npos;  // --target=cpu
+    if (inline_value) v = k.substr(eq + 1), k.resize(eq);
+    if (k == "--allow-modified-corpus" && certify && !inline_value) {
       a->allow_modified_corpus = true;
       continue;
     }
-    if (i + 1 >= argc) return std::fprintf(stderr, "ninfer-conform: %s needs a value\n", k.c_str()), false;
-    std::string v = argv[++i];
+    if (!inline_value) {
+      if (i + 1 >= argc || (std::string_view(argv[i + 1]).rfind("--", 0) == 0 && k.rfind("--", 0) == 0))
+        return std::fprintf(stderr, "ninfer-conform: %s needs a value%s\n", k.c_str(),
+                            i + 1 < argc ? (std::string(" (found the option ") + argv[i + 1] + ")").c_str() : ""),
+               false;
+      v = argv[++i];
+    }
+    if (k != "--require" && k != "--sweep-report" && !seen.insert(k).second)
+      return std::fprintf(stderr, "ninfer-conform: %s given twice\n", k.c_str()), false;
     int64_t n;
     if (k == "--target") a->target = v;
     else if (k == "--corpus") a->corpus = v;
@@ -122,6 +134,8 @@ bool parse_args(int argc, char** argv, bool certify, Args* a) {
     else return std::fprintf(stderr, "ninfer-conform replay: bad option or value '%s %s'\n", k.c_str(), v.c_str()), false;
   }
   if (a->target.empty()) return std::fprintf(stderr, "ninfer-conform: --target is required\n"), false;
+  if (seen.count("--stride") && a->sweep.empty())
+    return std::fprintf(stderr, "ninfer-conform certify: --stride samples the --sweep domains; there are none\n"), false;
   if (certify && a->out.empty()) return std::fprintf(stderr, "ninfer-conform certify: --out is required\n"), false;
   return true;
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "corpus/official.h"
 
 namespace nc::cli {
 namespace {
@@ -27,7 +28,7 @@ void print_usage(FILE* out) {
     std::fprintf(out, "  %-12.*s %.*s\n", int(c.name.size()), c.name.data(), int(c.summary.size()),
                  c.summary.data());
   std::fprintf(out,
-               "\n'ninfer-conform COMMAND --help' describes one command.\n"
+               "\n'ninfer-conform COMMAND --help' describes one command; --version names this build.\n"
                "exit codes: 0 success, 1 check failed (not conformant), 2 usage or input error\n");
 }
 }  // namespace
@@ -56,6 +57,11 @@ int main(int argc, char** argv) {
     return kExitUsage;
   }
   std::string_view name = argv[1];
+  if (name == "--version") {
+    std::printf("ninfer-conform %s\nofficial corpus: manifest sha256 %s\n", nc::corpus::project_version(),
+                nc::corpus::official_manifest_sha256());
+    return kExitOk;
+  }
   if (name == "-h" || name == "--help" || name == "help") {
     print_usage(stdout);
     return kExitOk;

@@ -9,6 +9,8 @@
 namespace nc::corpus {
 
 // NC_OFFICIAL_MANIFEST_SHA256 and NC_PROJECT_VERSION come from corpus/CMakeLists.txt.
+const char* project_version() { return NC_PROJECT_VERSION; }
+
 const char* official_manifest_sha256() { return NC_OFFICIAL_MANIFEST_SHA256; }
 
 bool is_official(const std::string& manifest_sha256) {

@@ -8,6 +8,8 @@
 
 namespace nc::corpus {
 
+// This build's project version, e.g. "0.1.0".
+const char* project_version();
 // Lowercase hex SHA-256 of the shipped vectors/MANIFEST.json ("" if the tree had none).
 const char* official_manifest_sha256();
 bool is_official(const std::string& manifest_sha256);

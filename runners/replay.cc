@@ -126,6 +126,7 @@ bool replay_suite(Target& target, corpus::SuiteReader& reader, const ReplayOptio
   res = SuiteResult{};
   res.name = h.suite;
   res.op = h.op;
+  res.declares_tag = o.tag.empty() || std::any_of(h.tags.begin(), h.tags.end(), [&](const auto& t) { return t.first == o.tag; });
   const size_t sp = h.op.find(' ');
   const std::string op_selector = sp == std::string::npos ? "" : h.op.substr(sp + 1);
   if (!capability_from_op(std::string(h.op_name()), &res.cap)) return *error = h.suite + ": unknown #op '" + h.op + "'", false;
@@ -323,6 +324,9 @@ bool replay(Target& target, const ReplayOptions& o, ReplayResult* out, std::stri
   for (std::thread& th : threads) th.join();
   for (const std::string& e : errors)
     if (!e.empty()) return *error = e, false;
+  // A tag no selected suite declares selects nothing: a mistyped name, not a verdict.
+  if (std::none_of(results.begin(), results.end(), [](const SuiteResult& r) { return r.declares_tag; }))
+    return *error = "no selected suite declares the tag '" + o.tag + "' (ninfer-conform show lists a suite's tags)", false;
   out->suites = std::move(results);
   return true;
 }

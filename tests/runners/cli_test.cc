@@ -94,3 +94,21 @@ TEST_CASE("report paths: checked before the replay, '-' is standard output, syml
   CHECK(run_status("test -p " + corpus + "/fifo.json") == 0);
   CHECK(read_text(corpus + "/from-fifo.json") == json);
 }
+
+TEST_CASE("arguments: --opt=value, a single-valued option twice, a value that is an option, a tag nobody declares",
+          "[cli]") {
+  const std::string corpus = make_corpus();
+  const std::string err = corpus + "/err.txt";
+  const std::string base = cli() + " replay --corpus " + corpus;
+  CHECK(run_status(base + " --target=plugin:" + NC_TEST_PLUGIN_GOOD + " --suite=decode.E4M3FN" + quiet()) == 0);
+  CHECK(run_status(base + " --target cpu --target plugin:x.so 2>" + err) == 2);
+  CHECK_THAT(read_text(err), Catch::Contains("--target given twice"));
+  CHECK(run_status(base + " --target cpu --json --junit j.xml 2>" + err) == 2);
+  CHECK_THAT(read_text(err), Catch::Contains("--json needs a value (found the option --junit)"));
+  CHECK(run_status(base + " --target plugin:" + NC_TEST_PLUGIN_GOOD + " --tag no-such-tag 2>" + err) == 2);
+  CHECK_THAT(read_text(err), Catch::Contains("no selected suite declares the tag 'no-such-tag'"));
+  CHECK(run_status(cli() + " certify --corpus " + corpus + " --target cpu --out " + corpus + "/c --stride 7 2>" + err) == 2);
+  CHECK_THAT(read_text(err), Catch::Contains("--stride samples the --sweep domains; there are none"));
+  CHECK(run_status(cli() + " --version >" + err) == 0);
+  CHECK_THAT(read_text(err), Catch::StartsWith("ninfer-conform ") && Catch::Contains("manifest sha256"));
+}
