@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "cli/command.h"
+#include "cli/output_file.h"
 #include "corpus/diff.h"
 #include "corpus/lint.h"
 #include "corpus/manifest.h"
@@ -56,7 +57,7 @@ int run_generate(int argc, char** argv) {
       out = v;
     } else if (a == "--suite") {
       const char* v = flag_value(argc, argv, i);
-      if (!v) return usage_error("generate", "--suite needs a glob");
+      if (!v || !*v) return usage_error("generate", "--suite needs a glob");
       glob = v;
     } else if (a == "--jobs") {
       const char* v = flag_value(argc, argv, i);
@@ -70,6 +71,8 @@ int run_generate(int argc, char** argv) {
       return usage_error("generate", "unknown argument `" + a + "`");
     }
   }
+  // Where the corpus goes is checked before the oracle's seconds are spent.
+  if (std::string why; !check && !cli::check_output_folder(out, &why)) return usage_error("generate", why);
   gen::GenerateOptions opts;
   opts.glob = glob;
   opts.jobs = jobs;

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
 #include <set>
 #include <memory>
 #include <string>
@@ -252,7 +253,8 @@ int certify_command(int argc, char** argv) {
       sweeps.push_back({s.domain, std::move(s), ""});
     }
   }
-  mkdir(a.out.c_str(), 0777);
+  if (std::error_code ec; !std::filesystem::create_directories(a.out, ec) && ec)
+    return std::fprintf(stderr, "ninfer-conform certify: %s: %s\n", a.out.c_str(), ec.message().c_str()), kExitUsage;
   char stamp[32];
   std::time_t now = std::time(nullptr);
   std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));

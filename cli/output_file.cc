@@ -69,12 +69,14 @@ bool check_output(const std::string& path, std::string* error) {
 }
 
 bool check_output_folder(const std::string& dir, std::string* error) {
+  // The folder, or the nearest ancestor that exists: the rest is created.
+  fs::path p = fs::path(dir).lexically_normal();
   struct stat st;
-  if (stat(dir.c_str(), &st) == 0) {
-    if (!S_ISDIR(st.st_mode)) return *error = reason(dir, "is not a folder"), false;
-    return writable_folder(dir, dir, error);
-  }
-  return writable_folder(dir, fs::path(dir).lexically_normal().parent_path(), error);
+  while (!p.empty() && stat(p.c_str(), &st) != 0 && errno == ENOENT)
+    p = p.has_relative_path() ? p.parent_path() : fs::path();  // "" is the current folder; "/" stops
+  if (!p.empty() && stat(p.c_str(), &st) == 0 && !S_ISDIR(st.st_mode))
+    return *error = reason(dir, p.string() + " is not a folder"), false;
+  return writable_folder(dir, p, error);
 }
 
 bool claim_stdout(std::initializer_list<const std::string*> outputs, std::string* error) {

@@ -14,8 +14,8 @@ namespace nc::cli {
 // read-only folder or a directory in the way is a usage error found at once, not after an hour's
 // replay. false with *error naming the path and the reason.
 bool check_output(const std::string& path, std::string* error);
-// The same for a folder a command creates (certify --out): it exists and is writable, or its parent
-// does and is.
+// The same for a folder a command creates with its parents (certify --out, generate --out): it, or
+// the nearest of its ancestors that exists, is a writable folder.
 bool check_output_folder(const std::string& dir, std::string* error);
 
 // Call before the command prints anything, with the paths of its reports. When one is "-", standard

@@ -77,6 +77,12 @@ TEST_CASE("report paths: checked before the replay, '-' is standard output, syml
   CHECK(run_status(base + " --junit " + corpus + " 2>" + err) == 2);
   CHECK_THAT(read_text(err), Catch::Contains(corpus + ": is a folder"));
   CHECK(run_status(base + " --json - --junit -" + quiet()) == 2);
+  // Folders a command creates are created with their parents; one under a file is refused first.
+  CHECK(run_status(cli() + " certify --corpus " + corpus + " --target plugin:" + NC_TEST_PLUGIN_GOOD +
+                   " --allow-modified-corpus --out " + corpus + "/deep/er" + quiet()) == 0);
+  CHECK_THAT(read_text(corpus + "/deep/er/certificate.md"), Catch::Contains("target"));
+  CHECK(run_status(cli() + " generate --suite decode.E2M1 --out " + corpus + "/out.txt/x 2>" + err) == 2);
+  CHECK_THAT(read_text(err), Catch::Contains("out.txt/x: Not a directory"));
 
   // "-": the report alone on standard output, the summary on standard error.
   CHECK(run_status(base + " --json - >" + corpus + "/stdout.json 2>" + err) == 0);
