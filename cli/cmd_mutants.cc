@@ -108,6 +108,9 @@ std::string self_path() {
 bool parse_args(int argc, char** argv, Args* a) {
   for (int i = 0; i < argc; ++i) {
     const std::string k = argv[i];
+    static const char* const kOptions[] = {"--corpus", "--dir", "--only", "--json", "--markdown", "--timeout"};
+    if (std::none_of(std::begin(kOptions), std::end(kOptions), [&](const char* o) { return k == o; }))
+      return std::fprintf(stderr, "ninfer-conform mutants: unknown option %s\n%s", k.c_str(), kUsage), false;
     if (i + 1 >= argc) return std::fprintf(stderr, "ninfer-conform mutants: %s needs a value\n", k.c_str()), false;
     const std::string v = argv[++i];
     if (k == "--corpus") a->corpus = v;
@@ -115,8 +118,7 @@ bool parse_args(int argc, char** argv, Args* a) {
     else if (k == "--only") a->only = v;
     else if (k == "--json") a->json = v;
     else if (k == "--markdown") a->markdown = v;
-    else if (k == "--timeout") a->timeout = v;
-    else return std::fprintf(stderr, "ninfer-conform mutants: unknown option %s\n%s", k.c_str(), kUsage), false;
+    else a->timeout = v;  // --timeout, the last of kOptions
   }
   return true;
 }

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <thread>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli/command.h"
@@ -115,14 +116,19 @@ int sweep_command(int argc, char** argv) {
   for (int i = 0; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&](const char* what) -> const char* {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "sweep: %s needs a value\n", what);
+      if (i + 1 >= argc || std::string_view(argv[i + 1]).rfind("--", 0) == 0) {
+        std::fprintf(stderr, "sweep: %s needs a value%s%s%s\n", what, i + 1 < argc ? " (found the option " : "",
+                     i + 1 < argc ? argv[i + 1] : "", i + 1 < argc ? ")" : "");
         return nullptr;
       }
       return argv[++i];
     };
     uint64_t v;
     if (a == "--list") {
+      if (argc != 1) {
+        std::fprintf(stderr, "sweep: --list takes nothing else\n");
+        return kExitUsage;
+      }
       for (const std::string& n : sweep::domain_names()) {
         auto d = sweep::make_domain(n);
         std::printf("%-36s %lu inputs\n", n.c_str(), d->size());

@@ -34,6 +34,9 @@ constexpr const char* kClosedOutput = "adapter closed its output";
 // A stderr line longer than this is repeated in pieces, so a flood without newlines cannot grow
 // the runner's memory.
 constexpr size_t kStderrLineCap = 4096;
+// What one target (its adapter processes, restarts included) may have repeated of their stderr in
+// all; the rest is counted, so that a chatty adapter cannot bury the run's own output (or a CI log).
+constexpr uint64_t kStderrCap = uint64_t(1) << 20;
 // The capacity asked for each pipe to the adapter (Linux's unprivileged maximum by default), and so
 // the most one read takes from it.
 constexpr int kPipeBytes = 1 << 20;
@@ -165,7 +168,9 @@ void PipeTarget::forward_stderr(bool flush) {
     size_t nl = err_buffer_.find('\n');
     if (nl == std::string::npos && err_buffer_.size() < kStderrLineCap && !(flush && !err_buffer_.empty())) return;
     const size_t n = std::min(nl == std::string::npos ? err_buffer_.size() : nl, kStderrLineCap);
-    std::fprintf(stderr, "[target stderr] %s\n", printable(std::string_view(err_buffer_).substr(0, n)).c_str());
+    if (err_shown_ < kStderrCap)
+      std::fprintf(stderr, "[target stderr] %s\n", printable(std::string_view(err_buffer_).substr(0, n)).c_str());
+    (err_shown_ < kStderrCap ? err_shown_ : err_dropped_) += n + 1;
     err_buffer_.erase(0, n + (n == nl ? 1 : 0));
   }
 }
@@ -272,6 +277,10 @@ void PipeTarget::stop() {
     close(err_from_child_);
     err_from_child_ = -1;
   }
+  if (err_dropped_)
+    std::fprintf(stderr, "[target stderr] ... %llu more bytes not shown (at most %llu per target)\n",
+                 static_cast<unsigned long long>(err_dropped_), static_cast<unsigned long long>(kStderrCap));
+  err_dropped_ = 0;
 }
 
 Response PipeTarget::dead(const std::string& why) {

@@ -8,6 +8,7 @@
 
 #include <sys/types.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -67,6 +68,8 @@ class PipeTarget final : public Target {
   pid_t pid_ = -1;
   int to_child_ = -1, from_child_ = -1, err_from_child_ = -1;
   std::string buffer_, err_buffer_;
+  uint64_t err_shown_ = 0;    // bytes of the adapters' stderr repeated, restarts included
+  uint64_t err_dropped_ = 0;  // past the cap since the last adapter process ended
   std::unique_ptr<char[]> read_chunk_;  // what step() reads the adapter's output into
   std::string name_, version_;
   int binary_ = -1;  // -1 not asked yet, 0 no, 1 yes

@@ -8,6 +8,7 @@
 #   flood   answers the first request with bytes and no newline, without end
 #   garbage answers every request with a line that is no answer, an escape sequence in it
 #   die     exits with status 3 on the first line after hello
+#   chatty  writes 2 MB of stderr before each answer (all-zero words), and answers hello properly
 mode=$1
 esc=$(printf '\033')
 [ "$mode" = stall ] && echo $$ > "$2"
@@ -21,6 +22,10 @@ while read -r line; do
   [ "$mode" = stall ] && exec sleep 600
   [ "$mode" = flood ] && { yes x | tr -d '\n'; exit; }
   [ "$mode" = die ] && exit 3
+  if [ "$mode" = chatty ]; then
+    case $line in hello*) echo "ok chatty 1"; continue ;; esac  # the runner's check between suites
+    head -c 2000000 /dev/zero | tr '\0' e >&2
+  fi
   set -- $line
   shift 2
   out=ok

@@ -70,6 +70,20 @@ TEST_CASE("escape sequences a target writes are repeated escaped, on the termina
   CHECK(err.find("[target stderr] \\x1b[2J\\x1b[31mred stderr") != std::string::npos);
 }
 
+// 2 MB of stderr per request over 3 suites: the runner repeats 1 MiB of it and counts the rest, so
+// the verdict is not buried in the flood. (All-zero answers: failures, but no target problem.)
+TEST_CASE("an adapter's stderr is repeated up to a cap, the rest counted", "[hostile]") {
+  const std::string corpus = make_corpus();
+  std::string command = replay(corpus, hostile("chatty"), corpus);
+  command.replace(command.find("--timeout 5"), 11, "--timeout 5 --jobs 1");  // one target, one cap
+  CHECK(run_status(command) == 1);
+  const std::string err = read_text(corpus + "/err.txt");
+  CHECK(err.size() < (size_t(1) << 20) + 100000);  // the cap, plus the prefix of each 4 KiB piece
+  CHECK_THAT(err, Catch::Contains("more bytes not shown (at most 1048576 per target)"));
+  const std::string json = read_text(corpus + "/r.json");
+  CHECK(count(json, "\"target_problem\": \"\"") == 3);  // none, in each of the 3 suites
+}
+
 // A line already made printable is quoted as it is: one escape per byte, not \x5cx1b.
 TEST_CASE("a malformed answer is quoted escaped once", "[hostile]") {
   const std::string corpus = make_corpus();
