@@ -20,6 +20,8 @@ nlohmann::json parse_json_strict(const std::string& text) {
     j = nlohmann::json::parse(text, note);
   } catch (const nlohmann::json::parse_error& e) {
     throw JsonError("not valid JSON (at byte " + std::to_string(e.byte) + ")");
+  } catch (const nlohmann::json::exception&) {  // out_of_range: a number no double holds (tests/fuzz)
+    throw JsonError("not valid JSON here (a number beyond the range of a double)");
   }
   if (!twice.empty()) throw JsonError("key \"" + twice + "\" appears twice in one object");
   return j;

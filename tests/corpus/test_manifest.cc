@@ -81,6 +81,10 @@ TEST_CASE("manifest counts must be non-negative JSON integers", "[corpus][manife
   for (const std::string bad : {"2.5e11", "-16", "16.0"})
     CHECK_THAT(parse_manifest(manifest("1", bad), "m.json").error().message(), Catch::Contains("records"));
   CHECK_THAT(parse_manifest(manifest("2", "16"), "m.json").error().message(), Catch::Contains("unsupported schema 2"));
+  // Found by tests/fuzz/fuzz_manifest: a number past a double's range ended the strict parser on an
+  // uncaught nlohmann out_of_range.
+  CHECK_THAT(parse_manifest(manifest("1", "5387193e886"), "m.json").error().message(),
+             Catch::Contains("beyond the range of a double"));
 }
 
 TEST_CASE("verify_corpus accepts an intact corpus and names tampered files", "[corpus][manifest]") {
