@@ -20,6 +20,8 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -108,17 +110,15 @@ std::string self_path() {
 bool parse_args(int argc, char** argv, Args* a) {
   for (int i = 0; i < argc; ++i) {
     const std::string k = argv[i];
-    static const char* const kOptions[] = {"--corpus", "--dir", "--only", "--json", "--markdown", "--timeout"};
-    if (std::none_of(std::begin(kOptions), std::end(kOptions), [&](const char* o) { return k == o; }))
+    // Every option takes a value: the option is looked up first, so an unknown one is named as such.
+    static const std::pair<std::string_view, std::string Args::*> kOptions[] = {
+        {"--corpus", &Args::corpus}, {"--dir", &Args::dir},           {"--only", &Args::only},
+        {"--json", &Args::json},     {"--markdown", &Args::markdown}, {"--timeout", &Args::timeout}};
+    const auto* option = std::find_if(std::begin(kOptions), std::end(kOptions), [&](const auto& o) { return o.first == k; });
+    if (option == std::end(kOptions))
       return std::fprintf(stderr, "ninfer-conform mutants: unknown option %s\n%s", k.c_str(), kUsage), false;
     if (i + 1 >= argc) return std::fprintf(stderr, "ninfer-conform mutants: %s needs a value\n", k.c_str()), false;
-    const std::string v = argv[++i];
-    if (k == "--corpus") a->corpus = v;
-    else if (k == "--dir") a->dir = v;
-    else if (k == "--only") a->only = v;
-    else if (k == "--json") a->json = v;
-    else if (k == "--markdown") a->markdown = v;
-    else a->timeout = v;  // --timeout, the last of kOptions
+    a->*(option->second) = argv[++i];
   }
   return true;
 }
@@ -277,9 +277,8 @@ int mutants_command(int argc, char** argv) {
   Args a;
   if (!parse_args(argc, argv, &a)) return kExitUsage;
   std::string why;
-  bool ok = claim_stdout({&a.json, &a.markdown}, &why);
-  for (const std::string* report : {&a.json, &a.markdown}) ok = ok && (report->empty() || check_output(*report, &why));
-  if (!ok) return std::fprintf(stderr, "ninfer-conform mutants: %s\n", why.c_str()), kExitUsage;
+  if (!check_outputs({&a.json, &a.markdown}, &why))
+    return std::fprintf(stderr, "ninfer-conform mutants: %s\n", why.c_str()), kExitUsage;
   const std::string self = self_path();
   if (a.dir.empty()) a.dir = self.substr(0, self.rfind('/')) + "/mutants";
   std::vector<MutantPlugin> plugins;

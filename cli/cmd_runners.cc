@@ -146,9 +146,7 @@ bool parse_args(int argc, char** argv, bool certify, Args* a) {
 // Where the results go, checked before the replay rather than after it.
 bool outputs_writable(Args& a, bool certify) {
   std::string why;
-  bool ok = claim_stdout({&a.json, &a.junit}, &why);
-  for (const std::string* report : {&a.json, &a.junit}) ok = ok && (report->empty() || check_output(*report, &why));
-  ok = ok && (!certify || check_output_folder(a.out, &why));
+  const bool ok = check_outputs({&a.json, &a.junit}, &why) && (!certify || check_output_folder(a.out, &why));
   if (!ok) std::fprintf(stderr, "ninfer-conform: %s\n", why.c_str());
   return ok;
 }

@@ -184,7 +184,7 @@ int sweep_command(int argc, char** argv) {
     std::fputs(kSweepUsage, stderr);
     return kExitUsage;
   }
-  if (std::string why; !json_path.empty() && (!claim_stdout({&json_path}, &why) || !check_output(json_path, &why))) {
+  if (std::string why; !check_outputs({&json_path}, &why)) {
     std::fprintf(stderr, "sweep: %s\n", why.c_str());
     return kExitUsage;
   }
@@ -274,7 +274,7 @@ int merge_command(int argc, char** argv) {
     std::fputs(kMergeUsage, stderr);
     return kExitUsage;
   }
-  if (std::string why; !out_path.empty() && (!claim_stdout({&out_path}, &why) || !check_output(out_path, &why))) {
+  if (std::string why; !check_outputs({&out_path}, &why)) {
     std::fprintf(stderr, "merge: %s\n", why.c_str());
     return kExitUsage;
   }

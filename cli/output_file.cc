@@ -52,8 +52,7 @@ bool write_fd(int fd, const std::string& bytes) {
   return true;
 }
 
-}  // namespace
-
+// One report path: "-", an existing writable non-regular file, or a file in a writable folder.
 bool check_output(const std::string& path, std::string* error) {
   if (path == "-") return true;
   const std::string target = resolved(path);
@@ -68,6 +67,8 @@ bool check_output(const std::string& path, std::string* error) {
   return writable_folder(path, fs::path(target).parent_path(), error);  // the rename needs the folder
 }
 
+}  // namespace
+
 bool check_output_folder(const std::string& dir, std::string* error) {
   // The folder, or the nearest ancestor that exists: the rest is created.
   fs::path p = fs::path(dir).lexically_normal();
@@ -79,9 +80,12 @@ bool check_output_folder(const std::string& dir, std::string* error) {
   return writable_folder(dir, p, error);
 }
 
-bool claim_stdout(std::initializer_list<const std::string*> outputs, std::string* error) {
+bool check_outputs(std::initializer_list<const std::string*> outputs, std::string* error) {
   int dashes = 0;
-  for (const std::string* p : outputs) dashes += *p == "-";
+  for (const std::string* p : outputs) {
+    dashes += *p == "-";
+    if (!p->empty() && !check_output(*p, error)) return false;
+  }
   if (dashes > 1) return *error = "only one report can go to standard output (-)", false;
   if (dashes == 0 || g_report_fd != 1) return true;
   std::fflush(stdout);
