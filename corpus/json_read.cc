@@ -34,6 +34,18 @@ const nlohmann::json& json_member(const nlohmann::json& j, const std::string& ke
   return *it;
 }
 
+const nlohmann::json& json_object(const nlohmann::json& j, const std::string& key) {
+  const nlohmann::json& v = json_member(j, key);
+  if (!v.is_object()) throw JsonError("\"" + key + "\" is not an object");
+  return v;
+}
+
+const nlohmann::json& json_array(const nlohmann::json& j, const std::string& key) {
+  const nlohmann::json& v = json_member(j, key);
+  if (!v.is_array()) throw JsonError("\"" + key + "\" is not an array");
+  return v;
+}
+
 std::string json_text(const nlohmann::json& j, const std::string& key) {
   const nlohmann::json& v = json_member(j, key);
   if (!v.is_string()) throw JsonError("\"" + key + "\" is not a string");

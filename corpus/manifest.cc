@@ -5,7 +5,6 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <stdexcept>
 #include <thread>
 
 #include "corpus/json_read.h"
@@ -56,13 +55,10 @@ Result<Manifest> parse_manifest(const std::string& text, const std::string& name
     if (schema != uint64_t(kSchemaVersion)) return Error{name, 0, "", "unsupported schema " + std::to_string(schema)};
     m.schema = kSchemaVersion;
     m.generator_version = json_text(j, "generator_version");
-    const nlohmann::json& libraries = json_member(j, "oracle_libraries");
-    if (!libraries.is_object()) throw JsonError("\"oracle_libraries\" is not an object");
+    const nlohmann::json& libraries = json_object(j, "oracle_libraries");
     for (const auto& [k, v] : libraries.items()) m.libraries[k] = json_text(libraries, k);
     m.seed = json_text(j, "seed");
-    const nlohmann::json& suites = json_member(j, "suites");
-    if (!suites.is_array()) throw JsonError("\"suites\" is not an array");
-    for (const nlohmann::json& s : suites) {
+    for (const nlohmann::json& s : json_array(j, "suites")) {
       ManifestEntry e;
       e.suite = json_text(s, "suite");
       e.file = json_text(s, "file");

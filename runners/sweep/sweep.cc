@@ -4,7 +4,6 @@
 #include <atomic>
 #include <cstdio>
 #include <map>
-#include <stdexcept>
 #include <nlohmann/json.hpp>
 #include <thread>
 #include <unistd.h>
@@ -101,6 +100,7 @@ std::string to_json(const Report& r) {
 
 namespace {
 
+using corpus::json_array;
 using corpus::json_count;
 using corpus::json_member;
 using corpus::json_text;
@@ -153,10 +153,6 @@ void check_counts(const nlohmann::json& j, const Report& r, uint64_t mismatches,
   }
 }
 
-}  // namespace
-
-namespace {
-
 // One report, already parsed (strictly: a file of several is parsed once, as a whole).
 void report_from(const nlohmann::json& j, Report* r) {
   if (!j.is_object() || !j.contains("schema") || j["schema"] != "ninfer-conform-sweep-1")
@@ -177,9 +173,7 @@ void report_from(const nlohmann::json& j, Report* r) {
   r->tally.target_error = json_text(j, "target_error");
   const uint64_t mismatches = counts_of(j, "classes", &r->tally.class_counts);
   const uint64_t accepted = counts_of(j, "accepted", &r->tally.accepted);
-  const nlohmann::json& first = json_member(j, "first");
-  if (!first.is_array()) throw Malformed("\"first\" is not an array");
-  for (const nlohmann::json& m : first) {
+  for (const nlohmann::json& m : json_array(j, "first")) {
     if (!m.is_object()) throw Malformed("an entry of \"first\" is not an object");
     r->tally.first.push_back({json_count(m, "index"), json_text(m, "class"), json_texts(m, "input"),
                               json_text(m, "expected"), json_text(m, "actual")});
