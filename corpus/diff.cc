@@ -47,9 +47,25 @@ void diff_headers(const SuiteHeader& a, const SuiteHeader& b, std::vector<std::s
   }
 }
 
+// One corpus: its folder, manifest and each listed file's bytes as verify_files matched them, so
+// a suite that has to be read is decompressed from those, not read and hashed again.
+struct Side {
+  std::string dir;
+  Manifest manifest;
+  std::vector<std::string> contents;  // in manifest order
+};
+
+// `e` (an entry of side.manifest) read from its verified bytes, its text hashed for check_totals.
+Result<std::unique_ptr<SuiteReader>> open_verified(Side& side, const ManifestEntry& e) {
+  std::string& bytes = side.contents[size_t(&e - side.manifest.suites.data())];
+  return SuiteReader::from_verified(std::move(bytes), e.compressed_sha256, side.dir + "/" + e.file,
+                                    SuiteReader::TextHash::Compute);
+}
+
 // Every record of a suite present on one side only.
-Status one_side(const std::string& path, const ManifestEntry& entry, bool is_new, SuiteDiff& d, size_t limit) {
-  auto reader = SuiteReader::open(path);
+Status one_side(Side& side, const ManifestEntry& entry, bool is_new, SuiteDiff& d, size_t limit) {
+  const std::string path = side.dir + "/" + entry.file;
+  auto reader = open_verified(side, entry);
   if (!reader) return reader.error();
   const int tags = (*reader)->header().column("tags");
   Record r;
@@ -71,11 +87,12 @@ Status one_side(const std::string& path, const ManifestEntry& entry, bool is_new
 }
 
 // Both files streamed in id order, merged like a sorted-list join.
-Status both_sides(const std::string& old_path, const ManifestEntry& old_entry, const std::string& new_path,
-                  const ManifestEntry& new_entry, SuiteDiff& d, size_t limit) {
-  auto ro = SuiteReader::open(old_path);
+Status both_sides(Side& old_side, const ManifestEntry& old_entry, Side& new_side, const ManifestEntry& new_entry,
+                  SuiteDiff& d, size_t limit) {
+  const std::string old_path = old_side.dir + "/" + old_entry.file, new_path = new_side.dir + "/" + new_entry.file;
+  auto ro = open_verified(old_side, old_entry);
   if (!ro) return ro.error();
-  auto rn = SuiteReader::open(new_path);
+  auto rn = open_verified(new_side, new_entry);
   if (!rn) return rn.error();
   const SuiteHeader &ho = (*ro)->header(), &hn = (*rn)->header();
   diff_headers(ho, hn, d.header_changes);
@@ -126,20 +143,23 @@ bool CorpusDiff::identical() const {
 }
 
 Result<CorpusDiff> diff_corpora(const std::string& old_dir, const std::string& new_dir, size_t limit) {
-  auto mo = read_manifest(old_dir);
-  if (!mo) return mo.error();
-  auto mn = read_manifest(new_dir);
-  if (!mn) return mn.error();
+  Side sides[2] = {{old_dir, {}, {}}, {new_dir, {}, {}}};
   // Every file is checked against its manifest before the manifests are trusted: a suite counts
   // as unchanged only when both files are verified and byte-identical.
-  for (const auto& [dir, m] : {std::pair{&old_dir, &*mo}, std::pair{&new_dir, &*mn}})
-    if (std::vector<Error> problems = verify_files(*dir, *m); !problems.empty()) return problems.front();
+  for (Side& side : sides) {
+    auto m = read_manifest(side.dir);
+    if (!m) return m.error();
+    side.manifest = std::move(*m);
+    if (std::vector<Error> problems = verify_files(side.dir, side.manifest, &side.contents); !problems.empty())
+      return problems.front();
+  }
+  Side &so = sides[0], &sn = sides[1];
   CorpusDiff out{old_dir, new_dir, {}};
   std::set<std::string> names;
-  for (const auto& e : mo->suites) names.insert(e.suite);
-  for (const auto& e : mn->suites) names.insert(e.suite);
+  for (const auto& e : so.manifest.suites) names.insert(e.suite);
+  for (const auto& e : sn.manifest.suites) names.insert(e.suite);
   for (const std::string& name : names) {
-    const ManifestEntry *eo = mo->find(name), *en = mn->find(name);
+    const ManifestEntry *eo = so.manifest.find(name), *en = sn.manifest.find(name);
     SuiteDiff d;
     d.suite = name;
     d.in_old = eo != nullptr;
@@ -149,9 +169,9 @@ Result<CorpusDiff> diff_corpora(const std::string& old_dir, const std::string& n
         eo->records == en->records) {
       d.old_records = eo->records, d.new_records = en->records;
     } else if (eo && en) {
-      s = both_sides(old_dir + "/" + eo->file, *eo, new_dir + "/" + en->file, *en, d, limit);
+      s = both_sides(so, *eo, sn, *en, d, limit);
     } else {
-      s = one_side((eo ? old_dir : new_dir) + "/" + (eo ? eo->file : en->file), eo ? *eo : *en, en != nullptr, d, limit);
+      s = one_side(eo ? so : sn, eo ? *eo : *en, en != nullptr, d, limit);
     }
     if (s) return *s;
     out.suites.push_back(std::move(d));

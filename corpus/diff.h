@@ -2,10 +2,10 @@
 // and, per suite present in both, records added and removed (by case id, which hashes a record's
 // inputs), records whose expectation (expect or accept) changed, records whose annotations (info
 // columns, tags, comment) changed, and header changes. Every file of both corpora is first checked
-// against its manifest (size and compressed SHA-256); a suite whose verified files are the same
-// bytes in both is identical and not read further; otherwise both files are streamed side by side
-// (records are sorted by id), so memory stays small for any suite size, and each is checked against
-// its manifest's text hash and record count at its end.
+// against its manifest (size and compressed SHA-256), and the bytes it matched are kept; a suite
+// whose verified files are the same bytes in both is identical and not read further; otherwise both
+// are decompressed from those bytes (no file is read twice) and walked side by side (records are
+// sorted by id), each checked against its manifest's text hash and record count at its end.
 #pragma once
 
 #include <cstdint>
