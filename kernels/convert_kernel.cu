@@ -1,7 +1,10 @@
 // The GPU's own conversion instructions as recipe conversions (docs/recipes.md on branch codec):
 //   F32_TO_BF16_RNE              __float2bfloat16_rn   (cvt.rn.bf16.f32)
 //   F32_TO_F16_RNE               __float2half_rn       (cvt.rn.f16.f32)
-//   F32_TO_E4M3FN_RNE_SATFINITE  cvt.rn.satfinite.e4m3x2.f32 (sm_89+), inline PTX
+//   F32_TO_E4M3FN_RNE_SATFINITE  cvt.rn.satfinite.e4m3x2.f32 (sm_89+), inline PTX, except that a
+//                                NaN takes the input's sign: the instruction returns 0x7f for every
+//                                NaN (all 2^23 - 1 negative NaNs, measured on an H200), and the
+//                                recipe requires 0xff for a negative one (docs/recipes.md)
 //   F32_TO_E4M3FN_RNE_OVF_NAN    unsupported: PTX has no non-saturating e4m3 conversion
 //   F32_TO_E2M1_RNE_SATFINITE    unsupported on sm_90: cvt.rn.satfinite.e2m1x2.f32 needs
 //                                sm_100a/sm_120a. Emulating it would certify software, not the GPU.
@@ -34,7 +37,9 @@ __global__ void convert_kernel(nc_recipe recipe, const uint32_t* src, uint32_t n
     switch (recipe) {
       case NC_RECIPE_F32_TO_BF16_RNE: r = __bfloat16_as_ushort(__float2bfloat16_rn(x)); break;
       case NC_RECIPE_F32_TO_F16_RNE: r = __half_as_ushort(__float2half_rn(x)); break;
-      default: r = f32_to_e4m3fn_satfinite_hw(x); break;
+      default:
+        r = isnan(x) ? 0x7fu | ((src[i] >> 31) << 7) : f32_to_e4m3fn_satfinite_hw(x);
+        break;
     }
     out[i] = r;
   }

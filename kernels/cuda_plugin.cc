@@ -18,6 +18,7 @@
 #include "kernels/guarded_buffer.h"
 #include "kernels/index_math.h"
 #include "kernels/kernels.h"
+#include "kernels/reconstruct.cuh"
 
 #ifndef NC_CUDA_PLUGIN_VARIANT
 #define NC_CUDA_PLUGIN_VARIANT "cuda"
@@ -166,6 +167,9 @@ int nc_reconstruct(nc_format fmt, const uint32_t* code, const uint32_t* scale,
                    const uint32_t* divisor, size_t n, uint32_t* out) {
   if (!device_available()) return NC_EUNSUPPORTED;
   if (n == 0) return NC_OK;
+  if (scale && fmt > NC_FORMAT_I32 && fmt <= NC_FORMAT_FP8_E4M3FN_ROW_BF16S)
+    for (size_t i = 0; i < n; ++i)
+      if (!reconstructible(fmt, code[i], scale[i])) return NC_EINVALID;
   DeviceArray<uint32_t> c(code, n), s(scale, scale ? n : 0), d(divisor, divisor ? n : 0);
   Guarded<uint32_t> g_out("reconstruct out", out, n);
   return guarded_call("reconstruct", {&g_out},

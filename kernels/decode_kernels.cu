@@ -41,14 +41,21 @@ __global__ void reconstruct_kernel(nc_format fmt, const uint32_t* code, const ui
     out[i] = reconstruct_bits(fmt, code[i], scale ? scale[i] : 0u, divisor ? divisor[i] : 0u);
 }
 
-// Element `first + i` of a rows x k tensor; `first` is the batch offset.
-__global__ void dequantize_kernel(nc_format fmt, ScaleGeometry geo, uint64_t first,
-                                  const uint32_t* codes, const uint32_t* scales,
+// Element `first + i` of a rows x k tensor; `first` is the batch offset. Each thread walks its
+// elements' (row, column) by additions (ElementWalk), so no element costs a division.
+__global__ void dequantize_kernel(nc_format fmt, ScaleGeometry geo, uint64_t per_row, uint32_t group_shift,
+                                  uint64_t first, const uint32_t* codes, const uint32_t* scales,
                                   const uint32_t* divisor, uint32_t n, uint32_t* out) {
   const uint32_t d = divisor ? *divisor : 0u;
-  for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+  const uint32_t start = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
+  if (!scales) {  // a direct format: no scale to find, so no walk
+    for (uint32_t i = start; i < n; i += stride) out[first + i] = reconstruct_bits(fmt, codes[first + i], 0u, 0u);
+    return;
+  }
+  ElementWalk at = element_walk(geo.k, first + start, stride);
+  for (uint32_t i = start; i < n; i += stride, advance(at)) {
     const uint64_t e = first + i;
-    const uint32_t s = scales ? scales[scale_index(geo, e)] : 0u;
+    const uint32_t s = scales[scale_index_at(geo, per_row, group_shift, at.row, at.col)];
     out[e] = reconstruct_bits(fmt, codes[e], s, d);
   }
 }
@@ -101,11 +108,14 @@ int launch_dequantize(nc_format fmt, size_t rows, size_t k, const uint32_t* code
   if (fmt == NC_FORMAT_NVFP4 && !divisor) return NC_EINVALID;
   const ScaleGeometry geo{k, group_of(fmt)};
   const uint64_t n = uint64_t{rows} * k;
+  uint32_t group_shift = 0;
+  while ((1u << group_shift) < geo.group) ++group_shift;  // 16, 32, 64: powers of two
+  const bool direct = fmt <= NC_FORMAT_I32;
   for (uint64_t b = 0; b < batch_count(n); ++b) {
     const Batch bt = batch_at(n, b);
-    const Grid g = grid_for(bt.count);
-    dequantize_kernel<<<g.blocks, g.threads>>>(fmt, geo, bt.begin, codes,
-                                               fmt <= NC_FORMAT_I32 ? nullptr : scales, divisor,
+    const Grid g = grid_for(bt.count, kBlockThreads, direct ? kMaxBlocks : kWalkMaxBlocks);
+    dequantize_kernel<<<g.blocks, g.threads>>>(fmt, geo, scales_per_row(geo), group_shift, bt.begin, codes,
+                                               direct ? nullptr : scales, divisor,
                                                static_cast<uint32_t>(bt.count), out);
   }
   return NC_OK;

@@ -26,6 +26,35 @@ NC_HD uint64_t scale_index(ScaleGeometry g, uint64_t element) {
   return row * ceil_div(g.k, g.group) + (element % g.k) / g.group;
 }
 
+// A grid-stride loop visits elements first, first + stride, first + 2 * stride, ... of a row-major
+// [rows, K] tensor. ElementWalk keeps the visited element's row and column by additions, so a thread
+// divides once when it starts instead of at every element: a GPU divides integers in software, and
+// per-element divisions held the dequantize kernels to a fifth of copy bandwidth on an H200.
+struct ElementWalk {
+  uint64_t k, step_rows, step_cols;  // stride = step_rows * k + step_cols, step_cols < k
+  uint64_t row, col;                 // of the element visited now
+};
+
+NC_HD ElementWalk element_walk(uint64_t k, uint64_t first, uint64_t stride) {
+  return ElementWalk{k, stride / k, stride % k, first / k, first % k};
+}
+
+NC_HD void advance(ElementWalk& w) {
+  w.row += w.step_rows;
+  w.col += w.step_cols;
+  if (w.col >= w.k) {
+    w.col -= w.k;
+    ++w.row;
+  }
+}
+
+// scale_index of the element at (row, col), given per_row = scales_per_row(g) and
+// group_shift = log2(g.group): the registry's groups (16, 32, 64) are powers of two.
+NC_HD uint64_t scale_index_at(ScaleGeometry g, uint64_t per_row, uint32_t group_shift, uint64_t row,
+                              uint64_t col) {
+  return g.group == 0 ? row : row * per_row + (col >> group_shift);
+}
+
 // Number of elements in group `g_in_row` of a row (the last group may be partial, spec 4).
 NC_HD uint64_t group_length(ScaleGeometry g, uint64_t g_in_row) {
   const uint64_t begin = g_in_row * g.group;

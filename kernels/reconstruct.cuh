@@ -42,6 +42,18 @@ NC_HD float fp8_row_weight(uint32_t code, uint32_t scale_bf16) {
   return f32_from_bits(e4m3fn_to_f32_bits(code)) * f32_from_bits(bf16_to_f32_bits(scale_bf16));
 }
 
+// Whether an element's words can be reconstructed at all: each fits its component word type, and
+// the code has a value (W8's 0x80 is the one code word without one, spec 5). The ABI has no
+// per-element validity for reconstruct, so one such element refuses the whole call (NC_EINVALID);
+// the runner then narrows it down (runners/abi_host.cc). Whether a scale is valid (sign, NaN) is
+// validation's question, not reconstruction's: such words still have a value.
+NC_HD bool reconstructible(nc_format fmt, uint32_t code, uint32_t scale) {
+  const uint32_t code_bits = fmt == NC_FORMAT_NVFP4 ? 4 : fmt == NC_FORMAT_FP8_E4M3FN_ROW_BF16S ? 8 : code_bits_of(fmt);
+  const uint32_t scale_bits = fmt == NC_FORMAT_NVFP4 ? 8 : 16;
+  if ((code >> code_bits) != 0 || (scale >> scale_bits) != 0) return false;
+  return !(fmt == NC_FORMAT_W8G32_F16S && code == 0x80u);
+}
+
 // Direct formats reconstruct to their own word's binary32 expansion (I32: the integer's bits).
 NC_HD uint32_t reconstruct_bits(nc_format fmt, uint32_t code, uint32_t scale,
                                                      uint32_t divisor_bits) {

@@ -18,16 +18,16 @@ inline constexpr uint32_t kQuietNaN32 = 0x7fc00000u;
 // callers' values are normal binary32 numbers or zero, so no rounding and no subnormal arise.
 NC_HD uint32_t f32_bits_from_int_pow2(uint32_t sign, uint32_t m, int e) {
   if (m == 0) return sign << 31;
-  int top = 31;
-  while (((m >> top) & 1u) == 0) --top;  // m = 1.f * 2^top
+  const int top = 31 - leading_zeros32(m);  // m = 1.f * 2^top
   const uint32_t frac = (m << (23 - top)) & 0x7fffffu;
   return (sign << 31) | (static_cast<uint32_t>(top + e + 127) << 23) | frac;
 }
 
 NC_HD uint32_t e2m1_to_f32_bits(uint32_t w) {
-  // Magnitudes in halves: 0 1 2 3 4 6 8 12, i.e. value = m * 2^-1.
-  const uint32_t halves[8] = {0, 1, 2, 3, 4, 6, 8, 12};
-  return f32_bits_from_int_pow2((w >> 3) & 1u, halves[w & 7u], -1);
+  // Magnitudes in halves: 0 1 2 3 4 6 8 12, i.e. value = m * 2^-1, one nibble each of a constant
+  // (an indexed array would live in a GPU thread's local memory).
+  const uint32_t halves = (0xc8643210u >> (4 * (w & 7u))) & 0xfu;
+  return f32_bits_from_int_pow2((w >> 3) & 1u, halves, -1);
 }
 
 NC_HD uint32_t e4m3fn_to_f32_bits(uint32_t w) {

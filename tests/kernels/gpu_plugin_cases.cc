@@ -124,6 +124,14 @@ std::vector<Case> cases() {
       {"reconstruct.fp8_max", [](auto& p) {
          return reconstruct_case(p, NC_FORMAT_FP8_E4M3FN_ROW_BF16S, 0xfe, 0x4000, nullptr, 0xc4600000);  // -896
        }},
+      {"reconstruct.w8_code_without_value_refused", [](auto& p) {
+         // W8 0x80 (-128) has no value (spec 5): the ABI refuses the whole call; its neighbours pass.
+         const Words code{0x81, 0x80}, scale{0x3c00, 0x3c00};
+         Words out(2);
+         return p.reconstruct(NC_FORMAT_W8G32_F16S, code.data(), scale.data(), nullptr, 2, out.data()) ==
+                    NC_EINVALID &&
+                reconstruct_case(p, NC_FORMAT_W8G32_F16S, 0x7f, 0x3c00, nullptr, 0x42fe0000);  // 127 * 1
+       }},
       {"decode.mixed_word_types", [](auto& p) {
          const Words w{0x7e, 0x7f, 0x01};
          Words out(3);
@@ -141,6 +149,13 @@ std::vector<Case> cases() {
          return convert_case(p, NC_RECIPE_F32_TO_E4M3FN_RNE_SATFINITE,
                              {0x43e00000, 0x7f800000, 0x43e80000, 0x3a800000, 0x3b400000, 0x3f800000, 0xbf800000},
                              {0x7e, 0x7e, 0x7e, 0x00, 0x02, 0x38, 0xb8});
+       }},
+      {"convert.e4m3fn_satfinite_nan_keeps_sign", [](auto& p) {
+         // docs/recipes.md: a NaN of either kind gives the NaN word with its sign. The hardware
+         // instruction alone answers 0x7f for the negative ones.
+         return convert_case(p, NC_RECIPE_F32_TO_E4M3FN_RNE_SATFINITE,
+                             {0x7fc00000, 0xffc00000, 0x7f800001, 0xff800001, 0xffffffff},
+                             {0x7f, 0xff, 0x7f, 0xff, 0xff});
        }},
       {"convert.bf16_f16_ties", [](auto& p) {
          return convert_case(p, NC_RECIPE_F32_TO_BF16_RNE, {0x3f808000, 0x3f818000}, {0x3f80, 0x3f82}) &&
@@ -161,6 +176,15 @@ std::vector<Case> cases() {
          Words want(65, 0x3f800000);
          want[64] = 0xc1800000;  // -8 * 2
          return same("out", out, want);
+       }},
+      {"dequantize.bf16_direct", [](auto& p) {
+         // A direct format: each word's own binary32 expansion (1.0, -0, a NaN with its payload).
+         const Words codes{0x3f80, 0x8000, 0x7fc1};
+         Words out(3);
+         const uint64_t shape[2] = {1, 3};
+         if (p.dequantize(NC_FORMAT_BF16, 2, shape, codes.data(), 3, nullptr, 0, nullptr, out.data()) != NC_OK)
+           return false;
+         return same("out", out, {0x3f800000, 0x80000000, 0x7fc10000});
        }},
       {"dequantize.fp8_rows", [](auto& p) {
          const Words codes{0x38, 0x38, 0x38, 0x38}, scales{0x3f80, 0x4000};

@@ -79,6 +79,17 @@ int main() {
   check(reconstruct_bits(NC_FORMAT_FP8_E4M3FN_ROW_BF16S, 0x38, 0x0001, 0) == 0x00010000u, "fp8 subnormal product");
   check(reconstruct_bits(NC_FORMAT_FP8_E4M3FN_ROW_BF16S, 0xfe, 0x4000, 0) == 0xc4600000u, "fp8 -448 * 2");
   check(reconstruct_bits(NC_FORMAT_BF16, 0x7fc1, 0, 0) == 0x7fc10000u, "bf16 direct NaN payload");
+  // Which elements reconstruct refuses: W8's code without a value and words wider than their type.
+  check(!reconstructible(NC_FORMAT_W8G32_F16S, 0x80, 0x3c00), "w8 0x80 has no value");
+  check(reconstructible(NC_FORMAT_W8G32_F16S, 0x81, 0x3c00), "w8 0x81 is -127");
+  check(reconstructible(NC_FORMAT_Q4G64_F16S, 0x8, 0x3c00), "q4 0x8 is -8");
+  check(!reconstructible(NC_FORMAT_Q4G64_F16S, 0x10, 0x3c00), "q4 code wider than 4 bits");
+  check(!reconstructible(NC_FORMAT_Q6G64_F16S, 0x20, 0x10000), "grouped scale wider than 16 bits");
+  check(reconstructible(NC_FORMAT_NVFP4, 0xf, 0xff), "nvfp4 widest words");
+  check(!reconstructible(NC_FORMAT_NVFP4, 0x10, 0x38), "nvfp4 code wider than 4 bits");
+  check(!reconstructible(NC_FORMAT_NVFP4, 0x2, 0x100), "nvfp4 scale wider than 8 bits");
+  check(reconstructible(NC_FORMAT_FP8_E4M3FN_ROW_BF16S, 0xff, 0xffff), "fp8 row: every 8-bit code has a value");
+  check(!reconstructible(NC_FORMAT_FP8_E4M3FN_ROW_BF16S, 0x100, 0x3f80), "fp8 code wider than 8 bits");
 
   std::printf(failures ? "%d FAILED\n" : "all host-run kernel logic cases passed\n", failures);
   return failures ? 1 : 0;

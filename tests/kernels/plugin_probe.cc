@@ -18,16 +18,18 @@ int main(int argc, char** argv) {
   auto entry = reinterpret_cast<nc_plugin_entry_v1>(dlsym(h, NC_PLUGIN_ENTRY_SYMBOL));
   if (!entry) return 1;
   const nc_plugin_v1* p = entry();
-  uint32_t word = 0x38, scale = 0x3c00, out = 0, scales[1];
+  // word: E4M3FN 1.0 for decode, BF16 for convert; q4: a Q4 code word (4 bits: reconstruct refuses
+  // wider words, as the CPU codec does).
+  uint32_t word = 0x38, q4 = 0x7, scale = 0x3c00, out = 0, scales[1];
   uint64_t src = 0x3f800000, shape = 1;
   uint8_t valid = 0;
   int32_t codes[1], outcome = 0;
   const int st[5] = {
       p->decode(NC_WT_E4M3FN, &word, 1, &out, &valid),
-      p->reconstruct(NC_FORMAT_Q4G64_F16S, &word, &scale, nullptr, 1, &out),
+      p->reconstruct(NC_FORMAT_Q4G64_F16S, &q4, &scale, nullptr, 1, &out),
       p->convert(NC_RECIPE_F32_TO_BF16_RNE, &word, 1, &out),
       p->encode(NC_FORMAT_Q4G64_F16S, NC_SRC_FP32, &src, 1, 1, scales, codes, nullptr, &outcome),
-      p->dequantize(NC_FORMAT_Q4G64_F16S, 1, &shape, &word, 1, &scale, 1, nullptr, &out),
+      p->dequantize(NC_FORMAT_Q4G64_F16S, 1, &shape, &q4, 1, &scale, 1, nullptr, &out),
   };
   char list[64];
   std::snprintf(list, sizeof list, "%d %d %d %d %d", st[0], st[1], st[2], st[3], st[4]);
