@@ -80,8 +80,10 @@ void print_summary(const sweep::Report& r) {
     auto [begin, end] = sweep::shard_range(r.domain_size, r.shard);
     name += " [shard " + sweep::shard_text(r.shard) + ": " + std::to_string(begin) + ".." + std::to_string(end) + "]";
   }
-  std::printf("%-36s %12lu inputs (%.4g%% of the domain)  %lu mismatches%s\n", name.c_str(),
-              r.tally.covered, coverage, r.tally.mismatches(), declined.c_str());
+  const std::string skipped =
+      r.tally.invalid ? "; " + std::to_string(r.tally.invalid) + " invalid words skipped" : std::string();
+  std::printf("%-36s %12lu inputs (%.4g%% of the domain%s)  %lu mismatches%s\n", name.c_str(),
+              r.tally.covered, coverage, skipped.c_str(), r.tally.mismatches(), declined.c_str());
   for (const auto& [k, v] : r.tally.class_counts) std::printf("    %-40s %lu\n", k.c_str(), v);
   for (const auto& [k, v] : r.tally.accepted)
     std::printf("    %-40s %lu (not mismatches)\n", ("passed under policy " + k).c_str(), v);

@@ -23,6 +23,9 @@ std::string counts_text(const std::vector<std::pair<std::string, uint64_t>>& cou
 
 std::string coverage_text(const sweep::Report& r) {
   if (r.stride == 1 && r.tally.covered == r.domain_size) return "every input";
+  if (r.stride == 1 && r.tally.invalid && r.tally.covered + r.tally.invalid == r.domain_size)
+    return "every valid input (the other " + std::to_string(r.tally.invalid) + " of " + std::to_string(r.domain_size) +
+           " are invalid words)";
   char pct[32];
   std::snprintf(pct, sizeof pct, "%.4g%%", 100.0 * double(r.tally.covered) / double(r.domain_size));
   return (r.stride == 1 ? std::string("part") : "1 input in " + std::to_string(r.stride)) + ", " + pct + " of " +
@@ -211,6 +214,7 @@ std::string certificate_json(const ReplayResult& r, const std::vector<sweep::Out
     js["covered"] = s.tally.covered;
     js["unsupported"] = s.tally.unsupported;
     js["errored"] = s.tally.errored;
+    js["invalid"] = s.tally.invalid;
     js["mismatches"] = s.tally.mismatches();
     js["classes"] = nlohmann::ordered_json::object();
     for (const auto& [k, v] : s.tally.class_counts) js["classes"][k] = v;

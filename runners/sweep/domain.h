@@ -25,6 +25,9 @@ struct Tally {
   uint64_t covered = 0;
   uint64_t unsupported = 0;  // inputs the target declined (NC_EUNSUPPORTED)
   uint64_t errored = 0;      // inputs of batches the target failed (another error status)
+  // Indices of the domain that are no valid input (reconstruct: an invalid scale word, W8's code
+  // 0x80), skipped rather than sent: with them, covered can be every valid input.
+  uint64_t invalid = 0;
   std::vector<std::pair<std::string, uint64_t>> class_counts;  // sorted by class name
   // Inputs whose result differs from the reference but is the documented alternative of a policy
   // the corpus grants for the same inputs (vectors/FORMAT.md `#policy`), by policy name, sorted.

@@ -240,6 +240,7 @@ void Tally::merge(const Tally& o, size_t keep) {
   covered += o.covered;
   unsupported += o.unsupported;
   errored += o.errored;
+  invalid += o.invalid;
   if (target_error.empty()) target_error = o.target_error;
   for (const auto& [k, v] : o.class_counts) add_count(class_counts, k, v);
   for (const auto& [k, v] : o.accepted) add_count(accepted, k, v);

@@ -39,7 +39,10 @@ struct ReconstructDomain : Domain {
       size_t n = 0;
       for (; n < kBatch && i < end; i += stride) {
         Element e;
-        if (!element(i, e)) continue;
+        if (!element(i, e)) {
+          ++tally.invalid;
+          continue;
+        }
         code[n] = e.code, scale[n] = e.scale, divisor[n] = e.divisor, index[n] = i;
         ++n;
       }

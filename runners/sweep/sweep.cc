@@ -82,6 +82,7 @@ std::string to_json(const Report& r) {
   j["coverage"] = r.domain_size ? double(r.tally.covered) / double(r.domain_size) : 0.0;  // of the domain
   j["unsupported"] = r.tally.unsupported;
   j["errored"] = r.tally.errored;
+  j["invalid"] = r.tally.invalid;
   j["target_error"] = r.tally.target_error;
   ordered_json classes = ordered_json::object();
   for (const auto& [k, v] : r.tally.class_counts) classes[k] = v;
@@ -133,8 +134,9 @@ void check_counts(const nlohmann::json& j, const Report& r, uint64_t mismatches,
   const uint64_t first = (begin + r.stride - 1) / r.stride * r.stride;  // as run() starts
   const uint64_t reach = first >= end ? 0 : (end - first - 1) / r.stride + 1;
   const Tally& t = r.tally;
-  if (t.covered > reach || t.unsupported > reach - t.covered || t.errored > reach - t.covered - t.unsupported)
-    throw Malformed("covered + unsupported + errored exceed the " + std::to_string(reach) + " inputs shard " +
+  if (t.covered > reach || t.unsupported > reach - t.covered || t.errored > reach - t.covered - t.unsupported ||
+      t.invalid > reach - t.covered - t.unsupported - t.errored)
+    throw Malformed("covered + unsupported + errored + invalid exceed the " + std::to_string(reach) + " inputs shard " +
                     shard_text(r.shard) + " reaches with stride " + std::to_string(r.stride));
   if (mismatches > t.covered || accepted > t.covered - mismatches)
     throw Malformed("the mismatches and accepted inputs exceed \"covered\"");
@@ -170,6 +172,7 @@ void report_from(const nlohmann::json& j, Report* r) {
   r->tally.covered = json_count(j, "covered");
   r->tally.unsupported = json_count(j, "unsupported");
   r->tally.errored = json_count(j, "errored");
+  r->tally.invalid = json_count(j, "invalid");
   r->tally.target_error = json_text(j, "target_error");
   const uint64_t mismatches = counts_of(j, "classes", &r->tally.class_counts);
   const uint64_t accepted = counts_of(j, "accepted", &r->tally.accepted);

@@ -259,6 +259,7 @@ TEST_CASE("a sweep report reads back as written, and one of wrong types or impos
   // Counts that no sweep of shard 1/2, stride 3 can produce.
   CHECK_THAT(parse_error(with("covered", 18)), Contains("exceed the 17 inputs shard 1/2 reaches with stride 3"));
   CHECK_THAT(parse_error(with("errored", 1)), Contains("exceed the 17 inputs"));
+  CHECK_THAT(parse_error(with("invalid", 1)), Contains("covered + unsupported + errored + invalid exceed the 17 inputs"));
   CHECK_THAT(parse_error(with("stride", 0)), Contains("at least 1"));
   CHECK_THAT(parse_error(with("mismatches", 3)), Contains("\"mismatches\" is not the sum of \"classes\""));
   CHECK_THAT(parse_error(with("accepted", {{"nan-any", 16}})), Contains("exceed \"covered\""));

@@ -112,6 +112,14 @@ for d in encode.Q6G64_F16S reconstruct.NVFP4; do
 done
 grep -q '^reconstruct.NVFP4: 4 shard reports tile the domain; coverage 24384/49152 = 0.496094 of the domain' \
   "$work/dmerge.txt" || { cat "$work/dmerge.txt"; fail "merge does not report the coverage"; }
+# NVFP4's domain is 16 codes x 256 scale words x 12 divisors = 49152 indices; the 127 sign-zero
+# finite E4M3FN words are its valid scales, so 16 * 127 * 12 = 24384 inputs and 24768 invalid words:
+# a whole sweep covers every valid input, and says so rather than "part, 49.61%".
+grep -q 'reconstruct.NVFP4 .* 24384 inputs (49.61% of the domain; 24768 invalid words skipped)' "$work/dmerge.txt" \
+  || { cat "$work/dmerge.txt"; fail "the summary must count the invalid words skipped"; }
+"$nc" certify --target cpu --sweep reconstruct.NVFP4 --out "$work/cert-rec" > /dev/null || fail "certify with a reconstruct sweep"
+grep -qF '| reconstruct.NVFP4 | 24384 | every valid input (the other 24768 of 49152 are invalid words) |' \
+  "$work/cert-rec/certificate.md" || { grep reconstruct "$work/cert-rec/certificate.md"; fail "the certificate must say every valid input"; }
 
 # A pipe adapter with a planted bug (truncation), in both framings: the same report either way.
 trunc="python3 $src/tests/sweep/truncating_adapter.py"
