@@ -49,7 +49,8 @@ const char* kSweepUsage =
     "  --list            list the domains\n"
     "Results that differ from the reference only as a corpus policy allows for the same inputs\n"
     "(nan-any: another NaN for a NaN input) are counted as passed under that policy.\n"
-    "exit: 0 no mismatch, 1 mismatches or target failure, 2 usage error\n";
+    "exit: 0 no mismatch, 1 mismatches, a target failure, or nothing judged (the target declined\n"
+    "every input offered), 2 usage error\n";
 
 const char* kMergeUsage =
     "usage: ninfer-conform merge REPORT.json... [--json OUT]\n"
@@ -219,6 +220,7 @@ int sweep_command(int argc, char** argv) {
   std::vector<std::string> jsons;
   std::vector<sweep::Report> reports;
   bool any_mismatch = false;
+  uint64_t judged = 0, declined = 0;
   for (sweep::Outcome& o : outcomes) {
     if (!o.report) {
       std::printf("%-36s %s\n", o.domain.c_str(), o.failure.c_str());
@@ -227,6 +229,8 @@ int sweep_command(int argc, char** argv) {
     }
     print_summary(*o.report);
     any_mismatch |= !o.report->tally.class_counts.empty() || !o.report->tally.target_error.empty();
+    judged += o.report->tally.covered;
+    declined += o.report->tally.unsupported;
     jsons.push_back(sweep::to_json(*o.report));
     reports.push_back(std::move(*o.report));
   }
@@ -239,6 +243,12 @@ int sweep_command(int argc, char** argv) {
   if (std::string why; !json_path.empty() && !write_output(json_path, reports_json(jsons), &why)) {
     std::fprintf(stderr, "sweep: cannot write the report: %s\n", why.c_str());
     return kExitUsage;
+  }
+  // A sweep in which the target declined every input it was offered tested nothing: not a pass.
+  if (judged == 0 && declined > 0) {
+    std::fprintf(stderr, "sweep: nothing was judged: the target declined all %lu inputs it was offered\n",
+                 static_cast<unsigned long>(declined));
+    return kExitNonConformant;
   }
   return any_mismatch ? kExitNonConformant : kExitOk;
 }

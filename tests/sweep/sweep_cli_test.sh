@@ -159,4 +159,13 @@ grep -q 'wrong token count' "$work/liar.txt" || { cat "$work/liar.txt"; fail "th
 grep -q 'adapter exited with status 3' "$work/die3.txt" || { cat "$work/die3.txt"; fail "how the adapter ended is not named"; }
 "$nc" sweep reconstruct.NVFP4 --target "pipe:$trunc" > /dev/null 2>&1
 [ $? -eq 2 ] || fail "a pipe target cannot sweep reconstruct domains: usage error"
+
+# A target that declines every input offered tested nothing: exit 1, not a pass, and the report is
+# still written. The truncating adapter provides neither of these; 1 in 4096 reaches word 0 of the
+# 16 E2M1 words and 2^32 / 4096 = 1048576 binary32 inputs: 1048577 declined.
+"$nc" sweep decode.E2M1 convert.F32_TO_E2M1_RNE_SATFINITE --target "pipe:$trunc" --stride 4096 \
+  --json "$work/declined.json" > /dev/null 2> "$work/declined.txt"
+[ $? -eq 1 ] && grep -q '^sweep: nothing was judged: the target declined all 1048577 inputs it was offered$' "$work/declined.txt" \
+  || { cat "$work/declined.txt"; fail "a sweep that judged nothing must exit 1 and say why"; }
+grep -q '"unsupported": 1048576' "$work/declined.json" || fail "the declined sweep's report must still be written"
 echo "sweep CLI: all checks passed"
