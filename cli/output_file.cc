@@ -42,16 +42,6 @@ bool writable_folder(const std::string& shown, const fs::path& folder, std::stri
   return true;
 }
 
-bool write_fd(int fd, const std::string& bytes) {
-  for (size_t done = 0; done < bytes.size();) {
-    const ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += size_t(n);
-  }
-  return true;
-}
-
 // One report path: "-", an existing writable non-regular file, or a file in a writable folder.
 bool check_output(const std::string& path, std::string* error) {
   if (path == "-") return true;
@@ -96,7 +86,7 @@ bool check_outputs(std::initializer_list<const std::string*> outputs, std::strin
 
 bool write_output(const std::string& path, const std::string& bytes, std::string* error) {
   if (path == "-") {
-    if (!write_fd(g_report_fd, bytes)) return *error = std::string("standard output: ") + std::strerror(errno), false;
+    if (!corpus::write_all(g_report_fd, bytes)) return *error = std::string("standard output: ") + std::strerror(errno), false;
     return true;
   }
   const std::string target = resolved(path);
@@ -104,7 +94,7 @@ bool write_output(const std::string& path, const std::string& bytes, std::string
   if (stat(target.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
     if (S_ISDIR(st.st_mode)) return *error = reason(path, "is a folder"), false;
     const int fd = open(target.c_str(), O_WRONLY | O_CLOEXEC);
-    const bool ok = fd >= 0 && write_fd(fd, bytes);
+    const bool ok = fd >= 0 && corpus::write_all(fd, bytes);
     const std::string why = std::strerror(errno);
     if (fd >= 0) close(fd);
     if (!ok) return *error = reason(path, why), false;

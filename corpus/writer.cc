@@ -75,6 +75,16 @@ Result<RenderedSuite> render_suite(SuiteHeader h, std::vector<std::vector<std::s
   return out;
 }
 
+bool write_all(int fd, const std::string& bytes) {
+  for (size_t done = 0; done < bytes.size();) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<size_t>(n);
+  }
+  return true;
+}
+
 Status write_file_atomic(const std::string& path, const std::string& bytes) {
   fs::path p(path);
   std::string tmp_name = ".";  // append(): GCC 12 -Wrestrict misfires on "." + s at -O3
@@ -83,17 +93,11 @@ Status write_file_atomic(const std::string& path, const std::string& bytes) {
   std::string tmp = (p.parent_path() / tmp_name).string();
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return Error{tmp, 0, "", std::string("cannot create: ") + std::strerror(errno)};
-  size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      std::string why = std::strerror(errno);
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      return Error{tmp, 0, "", "write failed: " + why};
-    }
-    done += static_cast<size_t>(n);
+  if (!write_all(fd, bytes)) {
+    std::string why = std::strerror(errno);
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    return Error{tmp, 0, "", "write failed: " + why};
   }
   if (::fsync(fd) != 0 || ::close(fd) != 0) {
     std::string why = std::strerror(errno);
@@ -121,15 +125,10 @@ void step(const char* name) {
 Status write_synced(const std::string& path, const std::string& bytes) {
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) return Error{path, 0, "", std::string("cannot create: ") + std::strerror(errno)};
-  for (size_t done = 0; done < bytes.size();) {
-    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      std::string why = std::strerror(errno);
-      ::close(fd);
-      return Error{path, 0, "", "write failed: " + why};
-    }
-    done += static_cast<size_t>(n);
+  if (!write_all(fd, bytes)) {
+    std::string why = std::strerror(errno);
+    ::close(fd);
+    return Error{path, 0, "", "write failed: " + why};
   }
   if (::fsync(fd) != 0 || ::close(fd) != 0) return Error{path, 0, "", std::string("fsync/close failed: ") + std::strerror(errno)};
   return std::nullopt;

@@ -27,6 +27,9 @@ struct RenderedSuite {
 // hands.
 Result<RenderedSuite> render_suite(SuiteHeader header, std::vector<std::vector<std::string>> records);
 
+// Writes all of `bytes` to the open descriptor `fd`, resuming after signals; false with errno set.
+bool write_all(int fd, const std::string& bytes);
+
 // Writes `bytes` to `path` via a temp file in the same directory, fsync, rename.
 Status write_file_atomic(const std::string& path, const std::string& bytes);
 
