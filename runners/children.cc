@@ -1,8 +1,15 @@
 #include "runners/children.h"
 
 #include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#if defined(__linux__)
+#include <sys/prctl.h>
+#endif
 
 #include <atomic>
+#include <cerrno>
 #include <mutex>
 
 namespace nc {
@@ -50,6 +57,63 @@ void unregister_child(pid_t target) {
     pid_t mine = target;
     if (slot.compare_exchange_strong(mine, 0)) return;
   }
+}
+
+void die_with_parent(pid_t runner) {
+#if defined(__linux__)
+  if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != runner) _exit(127);
+#else
+  (void)runner;
+#endif
+}
+
+namespace {
+void kill_own_group(int) { kill(0, SIGKILL); }
+}  // namespace
+
+void keep_shell(pid_t runner, const char* command) {
+  // Only async-signal-safe calls from here: the runner may have had other threads when it forked.
+  // The runner's handlers are not the keeper's (they would kill the runner's other children).
+  for (int sig : {SIGINT, SIGTERM}) {
+    struct sigaction old {};
+    if (sigaction(sig, nullptr, &old) == 0 && old.sa_handler != SIG_IGN) signal(sig, SIG_DFL);
+  }
+  // Every descriptor but the adapter's three: an inherited write end of its own input pipe (or of
+  // another adapter's) held open here would keep it from ever seeing end of input.
+  if (close_range(3, ~0U, 0) != 0) {
+    rlimit open_files{};
+    getrlimit(RLIMIT_NOFILE, &open_files);
+    for (rlim_t fd = 3; fd < open_files.rlim_cur; ++fd) close(int(fd));
+  }
+  struct sigaction on_death {}, hangup {};
+  on_death.sa_handler = kill_own_group;
+  sigemptyset(&on_death.sa_mask);
+  sigaction(SIGHUP, &on_death, &hangup);
+#if defined(__linux__)
+  prctl(PR_SET_PDEATHSIG, SIGHUP);
+#endif
+  if (getppid() != runner) kill_own_group(0);
+  const pid_t shell = fork();
+  if (shell < 0) _exit(127);
+  if (shell == 0) {
+    sigaction(SIGHUP, &hangup, nullptr);  // as the runner had it (ignored under nohup)
+    execl("/bin/sh", "sh", "-c", command, static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  // The adapter's pipes are the shell's alone: its end of input and its output are not held open here.
+  close(0), close(1), close(2);
+  int status = 0;
+  while (waitpid(shell, &status, 0) < 0)
+    if (errno != EINTR) _exit(127);
+  if (WIFEXITED(status)) _exit(WEXITSTATUS(status));
+  signal(WTERMSIG(status), SIG_DFL);
+  kill(getpid(), WTERMSIG(status));
+  _exit(128 + WTERMSIG(status));
+}
+
+bool child_has_ended(pid_t pid) {
+  siginfo_t info{};
+  return waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid;
 }
 
 }  // namespace nc

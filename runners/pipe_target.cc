@@ -72,6 +72,7 @@ bool PipeTarget::start(std::string* why) {
     close(in[0]), close(in[1]), close(out[0]), close(out[1]);
     return *why = std::string("pipe: ") + strerror(errno), false;
   }
+  const pid_t runner = getpid();
   pid_t pid = fork();
   if (pid < 0) {
     close(in[0]), close(in[1]), close(out[0]), close(out[1]), close(err[0]), close(err[1]);
@@ -83,8 +84,7 @@ bool PipeTarget::start(std::string* why) {
     dup2(in[0], 0);
     dup2(out[1], 1);
     dup2(err[1], 2);
-    execl("/bin/sh", "sh", "-c", command_.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
+    keep_shell(runner, command_.c_str());
   }
   setpgid(pid, pid);  // also from the parent, so the group exists before any kill
   register_child(-pid);  // killed with the runner if a signal ends it
@@ -252,16 +252,14 @@ void PipeTarget::stop() {
   close(from_child_);
   to_child_ = from_child_ = -1;
   if (pid_ > 0) {
-    // Give a well-behaved adapter a moment to exit on end of input, then kill it.
-    int status;
-    bool exited = false;
-    for (int i = 0; i < 20 && !exited; ++i) {
-      exited = waitpid(pid_, &status, WNOHANG) == pid_;
-      if (!exited) usleep(5000);
-    }
+    // Give a well-behaved adapter a moment to exit on end of input, then kill it. It is reaped
+    // last, so that its group id cannot have been reused when the group is killed and unregistered.
+    for (int i = 0; i < 20 && !child_has_ended(pid_); ++i) usleep(5000);
     kill(-pid_, SIGKILL);  // the adapter, or anything it left behind in its group
+    kill(pid_, SIGKILL);   // and the adapter itself, should it have left the group
     unregister_child(-pid_);
-    if (!exited) waitpid(pid_, &status, 0);
+    int status;
+    waitpid(pid_, &status, 0);
   }
   pid_ = -1;
   // What the adapter wrote to stderr before it went; a descendant holding the pipe open must not
@@ -287,11 +285,12 @@ Response PipeTarget::dead(const std::string& why) {
   Response r;
   r.kind = Response::Kind::Dead;
   r.message = why;
-  int status;
-  if (pid_ > 0 && waitpid(pid_, &status, WNOHANG) == pid_) {
-    r.message += " (adapter " + describe_status(status) + ")";
-    kill(-pid_, SIGKILL);
+  if (pid_ > 0 && child_has_ended(pid_)) {
+    kill(-pid_, SIGKILL);  // what it left behind in its group
     unregister_child(-pid_);
+    int status;
+    waitpid(pid_, &status, 0);
+    r.message += " (adapter " + describe_status(status) + ")";
     pid_ = -1;  // reaped: stop() closes the pipes without waiting for it again
   }
   stop();

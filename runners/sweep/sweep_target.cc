@@ -23,9 +23,11 @@ namespace {
 bool run_isolated(const std::function<std::string()>& fn, std::string* text, std::string* status) {
   int fds[2];
   if (pipe(fds) != 0) return *status = std::string("pipe: ") + std::strerror(errno), false;
+  const pid_t runner = getpid();
   pid_t pid = fork();
   if (pid < 0) return *status = std::string("fork: ") + std::strerror(errno), false;
   if (pid == 0) {
+    die_with_parent(runner);
     close(fds[0]);
     std::string out = fn();
     size_t off = 0;
