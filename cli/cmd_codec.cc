@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/options.h"
 #include "codec/format_name.h"
 #include "codec/grouped.h"
 #include "codec/maxabs_f16_recip_rne_v1.h"
@@ -172,22 +173,17 @@ int cmd_encode(int argc, char** argv) {
                 "exit 1 when the encoder fails (non-finite source, scale overflow), 2 on bad input.\n");
     return kExitOk;
   }
+  static constexpr OptionSpec kSpec[] = {{"--src", OptionSpec::Takes::Value}};
+  Options o;
+  if (std::string why; !o.parse(argc, argv, kSpec, true, &why)) return usage_error("encode", why);
+  const std::vector<std::string>& args = o.operands();
+  const std::string src_name = o.get("--src", "FP32");
   SourceType src = SourceType::FP32;
   unsigned src_bits = 32;
-  std::vector<const char*> args;
-  for (int i = 0; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--src")) {
-      if (i + 1 >= argc) return usage_error("encode", "--src needs FP32, BF16, F16 or F64");
-      const std::string_view t = argv[++i];
-      if (t == "FP32") src = SourceType::FP32, src_bits = 32;
-      else if (t == "BF16") src = SourceType::BF16, src_bits = 16;
-      else if (t == "F16") src = SourceType::F16, src_bits = 16;
-      else if (t == "F64") src = SourceType::F64, src_bits = 64;
-      else return usage_error("encode", "unknown --src '" + std::string(t) + "' (FP32, BF16, F16 or F64)");
-    } else {
-      args.push_back(argv[i]);
-    }
-  }
+  if (src_name == "BF16") src = SourceType::BF16, src_bits = 16;
+  else if (src_name == "F16") src = SourceType::F16, src_bits = 16;
+  else if (src_name == "F64") src = SourceType::F64, src_bits = 64;
+  else if (src_name != "FP32") return usage_error("encode", "unknown --src '" + src_name + "' (FP32, BF16, F16 or F64)");
   if (args.size() < 2) return usage_error("encode", "expects SCHEME and at least one WORD");
   auto f = parse_format(args[0]);
   if (!f) return usage_error("encode", f.error().text());

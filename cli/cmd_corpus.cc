@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "cli/command.h"
+#include "cli/options.h"
 #include "cli/output_file.h"
 #include "corpus/diff.h"
 #include "corpus/lint.h"
@@ -32,9 +33,6 @@ int usage_error(const char* cmd, const std::string& msg) {
   return kExitUsage;
 }
 
-// Returns the value after flag argv[i] (advancing i), or nullptr when missing.
-const char* flag_value(int argc, char** argv, int& i) { return i + 1 < argc ? argv[++i] : nullptr; }
-
 int run_generate(int argc, char** argv) {
   if (cli::wants_help(argc, argv)) {
     std::printf(
@@ -46,36 +44,23 @@ int run_generate(int argc, char** argv) {
         NC_DEFAULT_CORPUS_DIR);
     return kExitOk;
   }
-  std::string out = NC_DEFAULT_CORPUS_DIR, glob;
-  unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
-  bool check = false;
-  for (int i = 0; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "--out" || a == "--corpus") {
-      const char* v = flag_value(argc, argv, i);
-      if (!v) return usage_error("generate", a + " needs a directory");
-      out = v;
-    } else if (a == "--suite") {
-      const char* v = flag_value(argc, argv, i);
-      if (!v || !*v) return usage_error("generate", "--suite needs a glob");
-      glob = v;
-    } else if (a == "--jobs") {
-      const char* v = flag_value(argc, argv, i);
-      char* end = nullptr;
-      unsigned long n = v ? std::strtoul(v, &end, 10) : 0;
-      if (!v || *end || n < 1 || n > 256) return usage_error("generate", "--jobs needs a count from 1 to 256");
-      jobs = static_cast<unsigned>(n);
-    } else if (a == "--check") {
-      check = true;
-    } else {
-      return usage_error("generate", "unknown argument `" + a + "`");
-    }
-  }
+  using T = cli::OptionSpec::Takes;
+  static constexpr cli::OptionSpec kSpec[] = {
+      {"--out", T::Value}, {"--corpus", T::Value}, {"--suite", T::Value}, {"--jobs", T::Value}, {"--check", T::Nothing}};
+  cli::Options o;
+  std::string why;
+  if (!o.parse(argc, argv, kSpec, false, &why)) return usage_error("generate", why);
+  if (o.has("--out") && o.has("--corpus")) return usage_error("generate", "--out and --corpus name the same folder; give one");
+  const std::string out = o.get("--out", o.get("--corpus", NC_DEFAULT_CORPUS_DIR)), glob = o.get("--suite");
+  if (o.has("--suite") && glob.empty()) return usage_error("generate", "--suite needs a glob");
+  uint64_t jobs = std::max(1u, std::thread::hardware_concurrency());
+  if (!o.count("--jobs", 1, 256, &jobs, &why)) return usage_error("generate", why);
+  const bool check = o.has("--check");
   // Where the corpus goes is checked before the oracle's seconds are spent.
-  if (std::string why; !check && !cli::check_output_folder(out, &why)) return usage_error("generate", why);
+  if (!check && !cli::check_output_folder(out, &why)) return usage_error("generate", why);
   gen::GenerateOptions opts;
   opts.glob = glob;
-  opts.jobs = jobs;
+  opts.jobs = unsigned(jobs);
   opts.compress = !check;
   const bool tty = ::isatty(2);
   if (tty)
@@ -114,7 +99,7 @@ int run_generate(int argc, char** argv) {
     return kExitUsage;
   }
   std::printf("wrote %zu suites, %llu records, %llu bytes compressed to %s (%.1f s, %u jobs)\n", suites->size(),
-              static_cast<unsigned long long>(records), static_cast<unsigned long long>(bytes), out.c_str(), secs, jobs);
+              static_cast<unsigned long long>(records), static_cast<unsigned long long>(bytes), out.c_str(), secs, unsigned(jobs));
   return kExitOk;
 }
 
@@ -127,17 +112,10 @@ int run_lint(int argc, char** argv) {
         NC_DEFAULT_CORPUS_DIR);
     return kExitOk;
   }
-  std::string dir = NC_DEFAULT_CORPUS_DIR;
-  for (int i = 0; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "--corpus") {
-      const char* v = flag_value(argc, argv, i);
-      if (!v) return usage_error("lint", "--corpus needs a directory");
-      dir = v;
-    } else {
-      return usage_error("lint", "unknown argument `" + a + "`");
-    }
-  }
+  static constexpr cli::OptionSpec kSpec[] = {{"--corpus", cli::OptionSpec::Takes::Value}};
+  cli::Options o;
+  if (std::string why; !o.parse(argc, argv, kSpec, false, &why)) return usage_error("lint", why);
+  const std::string dir = o.get("--corpus", NC_DEFAULT_CORPUS_DIR);
   corpus::LintReport rep = corpus::lint_corpus(dir);
   for (const auto& e : rep.errors) std::fprintf(stderr, "ninfer-conform lint: %s\n", e.message().c_str());
   if (!rep.errors.empty()) return kExitUsage;
@@ -185,22 +163,16 @@ int run_show(int argc, char** argv) {
         "  --unverified  print without checking (the header then says `corpus: unverified`)\n");
     return kExitOk;
   }
-  std::string dir = NC_DEFAULT_CORPUS_DIR, suite, case_id, tag;
-  bool verify = true;
-  for (int i = 0; i < argc; ++i) {
-    std::string a = argv[i];
-    const char* v = nullptr;
-    if (a == "--corpus" || a == "--case" || a == "--tag") {
-      v = flag_value(argc, argv, i);
-      if (!v) return usage_error("show", a + " needs a value");
-    }
-    if (a == "--unverified") verify = false;
-    else if (a == "--corpus") dir = v;
-    else if (a == "--case") case_id = v;
-    else if (a == "--tag") tag = v;
-    else if (!a.starts_with("-") && suite.empty()) suite = a;
-    else return usage_error("show", "unknown argument `" + a + "`");
-  }
+  using T = cli::OptionSpec::Takes;
+  static constexpr cli::OptionSpec kSpec[] = {
+      {"--corpus", T::Value}, {"--case", T::Value}, {"--tag", T::Value}, {"--unverified", T::Nothing}};
+  cli::Options o;
+  if (std::string why; !o.parse(argc, argv, kSpec, true, &why)) return usage_error("show", why);
+  if (o.operands().size() > 1) return usage_error("show", "name one suite, not " + std::to_string(o.operands().size()));
+  const std::string dir = o.get("--corpus", NC_DEFAULT_CORPUS_DIR), tag = o.get("--tag");
+  const std::string suite = o.operands().empty() ? "" : o.operands()[0];
+  std::string case_id = o.get("--case");
+  const bool verify = !o.has("--unverified");
   if (suite.empty()) return usage_error("show", "name a suite");
   if (!case_id.empty() && !tag.empty()) return usage_error("show", "--case and --tag exclude each other");
   // An id may be given without its suite prefix.
@@ -233,6 +205,7 @@ int run_show(int argc, char** argv) {
   }
   size_t shown = 0;
   const size_t tags_col = h.columns.size() - 2;
+  const std::string tag_needle = "," + tag + ",";
   for (;;) {
     corpus::Record rec;
     auto more = r.next(rec);
@@ -243,8 +216,9 @@ int run_show(int argc, char** argv) {
     if (!*more) break;
     if (!case_id.empty() && rec.id() != case_id) continue;
     if (!tag.empty()) {
-      const std::string t = "," + std::string(rec.fields[tags_col]) + ",";
-      if (t.find("," + tag + ",") == std::string::npos) continue;
+      std::string t = ",";
+      t.append(rec.fields[tags_col]).push_back(',');
+      if (t.find(tag_needle) == std::string::npos) continue;
     }
     std::printf("\n");
     for (size_t c = 0; c < h.columns.size(); ++c) std::printf("  %-8s %.*s\n", h.columns[c].c_str(), int(rec.fields[c].size()), rec.fields[c].data());
@@ -272,27 +246,17 @@ int run_diff(int argc, char** argv) {
         "exit 0 identical, 1 the corpora differ, 2 usage or corpus error\n");
     return kExitOk;
   }
-  std::vector<std::string> dirs;
-  bool json = false;
-  size_t limit = 20;
-  for (int i = 0; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "--json") {
-      json = true;
-    } else if (a == "--limit") {
-      const char* v = flag_value(argc, argv, i);
-      char* end = nullptr;
-      const unsigned long n = v ? std::strtoul(v, &end, 10) : 0;
-      if (!v || *end || *v == '-') return usage_error("diff", "--limit needs a count");
-      limit = n;
-    } else if (a.starts_with("-")) {
-      return usage_error("diff", "unknown argument `" + a + "`");
-    } else {
-      dirs.push_back(a);
-    }
-  }
+  static constexpr cli::OptionSpec kSpec[] = {{"--json", cli::OptionSpec::Takes::Nothing},
+                                              {"--limit", cli::OptionSpec::Takes::Value}};
+  cli::Options o;
+  std::string why;
+  if (!o.parse(argc, argv, kSpec, true, &why)) return usage_error("diff", why);
+  const std::vector<std::string>& dirs = o.operands();
+  const bool json = o.has("--json");
+  uint64_t limit = 20;
+  if (!o.count("--limit", 0, cli::kNoLimit, &limit, &why)) return usage_error("diff", why);
   if (dirs.size() != 2) return usage_error("diff", "name two corpus directories, OLD_DIR and NEW_DIR");
-  auto d = corpus::diff_corpora(dirs[0], dirs[1], limit);
+  auto d = corpus::diff_corpora(dirs[0], dirs[1], size_t(limit));
   if (!d) return std::fprintf(stderr, "ninfer-conform diff: %s\n", d.error().message().c_str()), kExitUsage;
   const std::string out = json ? corpus::diff_json(*d) : corpus::diff_text(*d);
   std::fwrite(out.data(), 1, out.size(), stdout);

@@ -27,6 +27,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "cli/options.h"
 #include "cli/output_file.h"
 #include "runners/mutants/mutant_abi.h"
 
@@ -108,18 +109,17 @@ std::string self_path() {
 }
 
 bool parse_args(int argc, char** argv, Args* a) {
-  for (int i = 0; i < argc; ++i) {
-    const std::string k = argv[i];
-    // Every option takes a value: the option is looked up first, so an unknown one is named as such.
-    static const std::pair<std::string_view, std::string Args::*> kOptions[] = {
-        {"--corpus", &Args::corpus}, {"--dir", &Args::dir},           {"--only", &Args::only},
-        {"--json", &Args::json},     {"--markdown", &Args::markdown}, {"--timeout", &Args::timeout}};
-    const auto* option = std::find_if(std::begin(kOptions), std::end(kOptions), [&](const auto& o) { return o.first == k; });
-    if (option == std::end(kOptions))
-      return std::fprintf(stderr, "ninfer-conform mutants: unknown option %s\n%s", k.c_str(), kUsage), false;
-    if (i + 1 >= argc) return std::fprintf(stderr, "ninfer-conform mutants: %s needs a value\n", k.c_str()), false;
-    a->*(option->second) = argv[++i];
-  }
+  static constexpr std::pair<OptionSpec, std::string Args::*> kOptions[] = {
+      {{"--corpus", OptionSpec::Takes::Value}, &Args::corpus}, {{"--dir", OptionSpec::Takes::Value}, &Args::dir},
+      {{"--only", OptionSpec::Takes::Value}, &Args::only},     {{"--json", OptionSpec::Takes::Value}, &Args::json},
+      {{"--markdown", OptionSpec::Takes::Value}, &Args::markdown},
+      {{"--timeout", OptionSpec::Takes::Value}, &Args::timeout}};
+  std::vector<OptionSpec> spec;
+  for (const auto& [option, field] : kOptions) spec.push_back(option);
+  Options o;
+  if (std::string why; !o.parse(argc, argv, spec, false, &why))
+    return std::fprintf(stderr, "ninfer-conform mutants: %s\n%s", why.c_str(), kUsage), false;
+  for (const auto& [option, field] : kOptions) a->*field = o.get(option.name);
   return true;
 }
 

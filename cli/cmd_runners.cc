@@ -11,13 +11,13 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
-#include <set>
 #include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/options.h"
 #include "cli/output_file.h"
 #include "corpus/official.h"
 #include "runners/abi_host.h"
@@ -87,59 +87,64 @@ struct Args {
 constexpr uint64_t kStridedDomainSize = uint64_t(1) << 24;
 
 bool parse_args(int argc, char** argv, bool certify, Args* a) {
-  std::set<std::string> seen;  // options that take one value: a second is a mistake, not an override
-  for (int i = 0; i < argc; ++i) {
-    std::string k = argv[i], v;
-    const size_t eq = k.find('=');
-    const bool inline_value = k.rfind("--", 0) == 0 && eq != std::string::npos;  // --target=cpu
-    if (inline_value) v = k.substr(eq + 1), k.resize(eq);
-    if (k == "--allow-modified-corpus" && certify && !inline_value) {
-      a->allow_modified_corpus = true;
-      continue;
-    }
-    if (!inline_value) {
-      if (i + 1 >= argc || (std::string_view(argv[i + 1]).rfind("--", 0) == 0 && k.rfind("--", 0) == 0))
-        return std::fprintf(stderr, "ninfer-conform: %s needs a value%s\n", k.c_str(),
-                            i + 1 < argc ? (std::string(" (found the option ") + argv[i + 1] + ")").c_str() : ""),
-               false;
-      v = argv[++i];
-    }
-    if (k != "--require" && k != "--sweep-report" && !seen.insert(k).second)
-      return std::fprintf(stderr, "ninfer-conform: %s given twice\n", k.c_str()), false;
-    int64_t n;
-    if (k == "--target") a->target = v;
-    else if (k == "--corpus") a->corpus = v;
-    else if (k == "--out" && certify) a->out = v;
-    else if (k == "--timeout" && parse_dec(v, &n) && n > 0) a->timeout = double(n);
-    else if (k == "--require" && !v.empty()) {
-      for (std::string_view e : split(v, ','))
-        if (!e.empty()) a->require.emplace_back(e);
-    }
-    else if (k == "--sweep" && certify) {
-      std::string bad;
-      std::vector<std::string> names;
-      for (std::string_view d : split(v, ',')) names.emplace_back(d);
-      a->sweep = sweep::expand_domains(names, &bad);
-      if (a->sweep.empty())
-        return std::fprintf(stderr, "ninfer-conform certify: unknown sweep domain '%s' (see sweep --list)\n", bad.c_str()),
-               false;
-    } else if (k == "--sweep-report" && certify) a->sweep_reports.push_back(v);
-    else if (k == "--stride" && certify && parse_dec(v, &n) && n > 0) a->stride = uint64_t(n);
-    else if (k == "--jobs" && parse_dec(v, &n) && n > 0 && n <= 1024) a->jobs = unsigned(n);
-    else if (certify) return std::fprintf(stderr, "ninfer-conform certify: unknown option '%s'\n", k.c_str()), false;
-    else if (k == "--suite") a->suite = v;
-    else if (k == "--tag") a->tag = v;
-    else if (k == "--json") a->json = v;
-    else if (k == "--junit") a->junit = v;
-    else if (k == "--max-failures" && parse_dec(v, &n) && n >= 0) a->max_failures = size_t(n);
-    else if (k == "--tolerance" && v.rfind("ulp:", 0) == 0 && parse_dec(v.substr(4), &n) && n >= 0)
-      a->tolerance = uint64_t(n);
-    else return std::fprintf(stderr, "ninfer-conform replay: bad option or value '%s %s'\n", k.c_str(), v.c_str()), false;
+  using T = OptionSpec::Takes;
+  static constexpr OptionSpec kReplay[] = {
+      {"--target", T::Value},  {"--corpus", T::Value},       {"--suite", T::Value},   {"--tag", T::Value},
+      {"--json", T::Value},    {"--junit", T::Value},        {"--require", T::Values}, {"--jobs", T::Value},
+      {"--timeout", T::Value}, {"--max-failures", T::Value}, {"--tolerance", T::Value}};
+  static constexpr OptionSpec kCertify[] = {
+      {"--target", T::Value},  {"--corpus", T::Value}, {"--out", T::Value},          {"--require", T::Values},
+      {"--jobs", T::Value},    {"--timeout", T::Value}, {"--sweep", T::Value},       {"--stride", T::Value},
+      {"--sweep-report", T::Values}, {"--allow-modified-corpus", T::Nothing}};
+  const char* const command = certify ? "certify" : "replay";
+  auto refuse = [&](const std::string& why) {
+    return std::fprintf(stderr, "ninfer-conform %s: %s\n", command, why.c_str()), false;
+  };
+  Options o;
+  std::string why;
+  if (!o.parse(argc, argv, certify ? std::span<const OptionSpec>(kCertify) : std::span<const OptionSpec>(kReplay), false,
+               &why))
+    return refuse(why);
+  a->target = o.get("--target");
+  a->corpus = o.get("--corpus", a->corpus);
+  a->out = o.get("--out");
+  a->suite = o.get("--suite", a->suite);
+  a->tag = o.get("--tag");
+  a->json = o.get("--json");
+  a->junit = o.get("--junit");
+  for (const std::string& list : o.all("--require")) {
+    if (list.empty()) return refuse("--require needs a comma list");
+    for (std::string_view e : split(list, ','))
+      if (!e.empty()) a->require.emplace_back(e);
   }
-  if (a->target.empty()) return std::fprintf(stderr, "ninfer-conform: --target is required\n"), false;
-  if (seen.count("--stride") && a->sweep.empty())
-    return std::fprintf(stderr, "ninfer-conform certify: --stride samples the --sweep domains; there are none\n"), false;
-  if (certify && a->out.empty()) return std::fprintf(stderr, "ninfer-conform certify: --out is required\n"), false;
+  uint64_t timeout = 10, jobs = a->jobs, max_failures = a->max_failures;
+  if (!o.count("--timeout", 1, kNoLimit, &timeout, &why) || !o.count("--jobs", 1, 1024, &jobs, &why) ||
+      !o.count("--max-failures", 0, kNoLimit, &max_failures, &why) ||
+      !o.count("--stride", 1, kNoLimit, &a->stride, &why))
+    return refuse(why);
+  a->timeout = double(timeout);
+  a->jobs = unsigned(jobs);
+  a->max_failures = size_t(max_failures);
+  if (o.has("--tolerance")) {
+    const std::string v = o.get("--tolerance");
+    int64_t n;
+    if (v.rfind("ulp:", 0) != 0 || !parse_dec(v.substr(4), &n) || n < 0)
+      return refuse("--tolerance takes ulp:N with N a whole number, not '" + v + "'");
+    a->tolerance = uint64_t(n);
+  }
+  if (o.has("--sweep")) {
+    std::string bad;
+    std::vector<std::string> names;
+    const std::string domains = o.get("--sweep");
+    for (std::string_view d : split(domains, ',')) names.emplace_back(d);
+    a->sweep = sweep::expand_domains(names, &bad);
+    if (a->sweep.empty()) return refuse("unknown sweep domain '" + bad + "' (see sweep --list)");
+  }
+  a->sweep_reports = o.all("--sweep-report");
+  a->allow_modified_corpus = o.has("--allow-modified-corpus");
+  if (a->target.empty()) return refuse("--target is required");
+  if (o.has("--stride") && a->sweep.empty()) return refuse("--stride samples the --sweep domains; there are none");
+  if (certify && a->out.empty()) return refuse("--out is required");
   return true;
 }
 

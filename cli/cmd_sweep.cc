@@ -1,7 +1,6 @@
 // `sweep` and `merge`: exhaustive domains against the integer reference (runners/sweep).
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -12,6 +11,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/options.h"
 #include "cli/output_file.h"
 #include "runners/sweep/findings.h"
 #include "runners/sweep/shard.h"
@@ -31,7 +31,7 @@ const char* kSweepUsage =
     "                    (runners/PIPE.md; binary batches when the adapter takes them; convert and\n"
     "                    decode domains only)\n"
     "  --timeout S       seconds a pipe adapter may take to answer one batch (default 10)\n"
-    "  --jobs N          worker threads (default: number of cores)\n"
+    "  --jobs N          worker threads (default: number of cores; 1 to 1024)\n"
     "  --shard K/N       run shard K (0-based) of N: the contiguous index range [K*size/N, (K+1)*size/N)\n"
     "                    of each domain. Without it, the task index and count a scheduler sets:\n"
     "                    SLURM_ARRAY_TASK_ID/_MIN/_MAX/_STEP/_COUNT, JOB_COMPLETION_INDEX with\n"
@@ -61,15 +61,6 @@ const char* kMergeUsage =
     "another target, reference build, stride or domain size; a shard that judged nothing and\n"
     "carries only a target error.\n"
     "exit: 0 no mismatch, 1 mismatches or target failure, 2 usage error or refused shards\n";
-
-bool parse_u64(const char* s, uint64_t* out) {
-  char* end = nullptr;
-  errno = 0;
-  unsigned long long v = std::strtoull(s, &end, 10);
-  if (errno || !*s || *end) return false;
-  *out = v;
-  return true;
-}
 
 void print_summary(const sweep::Report& r) {
   double coverage = r.domain_size ? 100.0 * double(r.tally.covered) / double(r.domain_size) : 0;
@@ -110,100 +101,48 @@ int sweep_command(int argc, char** argv) {
     std::fputs(kSweepUsage, stdout);
     return kExitOk;
   }
-  std::vector<std::string> names;
-  std::string target, json_path, vectors_dir;
-  sweep::Options opts;
-  double timeout_s = 10;
-  opts.jobs = std::max(1u, std::thread::hardware_concurrency());
-  bool explicit_shard = false;
-  for (int i = 0; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&](const char* what) -> const char* {
-      if (i + 1 >= argc || std::string_view(argv[i + 1]).rfind("--", 0) == 0) {
-        std::fprintf(stderr, "sweep: %s needs a value%s%s%s\n", what, i + 1 < argc ? " (found the option " : "",
-                     i + 1 < argc ? argv[i + 1] : "", i + 1 < argc ? ")" : "");
-        return nullptr;
-      }
-      return argv[++i];
-    };
-    uint64_t v;
-    if (a == "--list") {
-      if (argc != 1) {
-        std::fprintf(stderr, "sweep: --list takes nothing else\n");
-        return kExitUsage;
-      }
-      for (const std::string& n : sweep::domain_names()) {
-        auto d = sweep::make_domain(n);
-        std::printf("%-36s %lu inputs\n", n.c_str(), d->size());
-      }
-      return kExitOk;
-    } else if (a == "--target") {
-      const char* t = value("--target");
-      if (!t) return kExitUsage;
-      target = t;
-    } else if (a == "--timeout") {
-      const char* t = value("--timeout");
-      if (!t) return kExitUsage;
-      if (!parse_u64(t, &v) || v == 0) {
-        std::fprintf(stderr, "sweep: --timeout takes a positive number of seconds, not '%s'\n", t);
-        return kExitUsage;
-      }
-      timeout_s = double(v);
-    } else if (a == "--json") {
-      const char* t = value("--json");
-      if (!t) return kExitUsage;
-      json_path = t;
-    } else if (a == "--vectors") {
-      const char* t = value("--vectors");
-      if (!t) return kExitUsage;
-      vectors_dir = t;
-    } else if (a == "--jobs" || a == "--stride" || a == "--keep" || a == "--groups") {
-      const char* t = value(a.c_str());
-      if (!t) return kExitUsage;
-      if (!parse_u64(t, &v) || v == 0) {
-        std::fprintf(stderr, "sweep: %s takes a positive integer, not '%s'\n", a.c_str(), t);
-        return kExitUsage;
-      }
-      if (a == "--jobs") opts.jobs = unsigned(v);
-      if (a == "--stride") opts.stride = v;
-      if (a == "--keep") opts.keep = size_t(v);
-      if (a == "--groups") sweep::set_encode_groups(v);
-    } else if (a == "--shard") {
-      const char* t = value("--shard");
-      if (!t) return kExitUsage;
-      if (!sweep::parse_shard(t, &opts.shard)) {
-        std::fprintf(stderr, "sweep: --shard takes K/N with 0 <= K < N, not '%s'\n", t);
-        return kExitUsage;
-      }
-      explicit_shard = true;
-    } else if (!a.empty() && a[0] == '-') {
-      std::fprintf(stderr, "sweep: unknown option '%s' (see --help)\n", a.c_str());
-      return kExitUsage;
-    } else {
-      names.push_back(a);
+  using T = OptionSpec::Takes;
+  static constexpr OptionSpec kSpec[] = {
+      {"--target", T::Value}, {"--timeout", T::Value}, {"--jobs", T::Value},  {"--shard", T::Value},
+      {"--stride", T::Value}, {"--keep", T::Value},    {"--groups", T::Value}, {"--json", T::Value},
+      {"--vectors", T::Value}, {"--list", T::Nothing}};
+  auto refuse = [](const std::string& why) { return std::fprintf(stderr, "sweep: %s\n", why.c_str()), kExitUsage; };
+  Options o;
+  std::string why;
+  if (!o.parse(argc, argv, kSpec, true, &why)) return refuse(why);
+  if (o.has("--list")) {
+    if (argc != 1) return refuse("--list takes nothing else");
+    for (const std::string& n : sweep::domain_names()) {
+      auto d = sweep::make_domain(n);
+      std::printf("%-36s %lu inputs\n", n.c_str(), d->size());
     }
+    return kExitOk;
   }
+  const std::vector<std::string>& names = o.operands();
+  const std::string target = o.get("--target"), json_path = o.get("--json"), vectors_dir = o.get("--vectors");
+  sweep::Options opts;
+  uint64_t timeout_s = 10, jobs = std::max(1u, std::thread::hardware_concurrency()), keep = opts.keep, groups = 0;
+  if (!o.count("--timeout", 1, kNoLimit, &timeout_s, &why) || !o.count("--jobs", 1, 1024, &jobs, &why) ||
+      !o.count("--stride", 1, kNoLimit, &opts.stride, &why) || !o.count("--keep", 1, kNoLimit, &keep, &why) ||
+      !o.count("--groups", 1, kNoLimit, &groups, &why))
+    return refuse(why);
+  opts.jobs = unsigned(jobs);
+  opts.keep = size_t(keep);
+  if (o.has("--groups")) sweep::set_encode_groups(groups);
+  const bool explicit_shard = o.has("--shard");
+  if (explicit_shard && !sweep::parse_shard(o.get("--shard"), &opts.shard))
+    return refuse("--shard takes K/N with 0 <= K < N, not '" + o.get("--shard") + "'");
   if (names.empty() || target.empty()) {
     std::fputs(kSweepUsage, stderr);
     return kExitUsage;
   }
-  if (std::string why; !check_outputs({&json_path}, &why)) {
-    std::fprintf(stderr, "sweep: %s\n", why.c_str());
-    return kExitUsage;
-  }
+  if (!check_outputs({&json_path}, &why)) return refuse(why);
   std::string bad;
   std::vector<std::string> domains = sweep::expand_domains(names, &bad);
-  if (domains.empty()) {
-    std::fprintf(stderr, "sweep: unknown domain '%s' (see sweep --list)\n", bad.c_str());
-    return kExitUsage;
-  }
+  if (domains.empty()) return refuse("unknown domain '" + bad + "' (see sweep --list)");
   if (!explicit_shard) {
-    std::string why;
     auto env = sweep::shard_from_environment([](const char* v) { return std::getenv(v); }, &why);
-    if (!why.empty()) {
-      std::fprintf(stderr, "sweep: %s\n", why.c_str());
-      return kExitUsage;
-    }
+    if (!why.empty()) return refuse(why);
     if (env) {
       opts.shard = env->shard;
       std::printf("shard %s from %s\n", sweep::shard_text(env->shard).c_str(), env->source.c_str());
@@ -212,11 +151,7 @@ int sweep_command(int argc, char** argv) {
   opts.progress = isatty(2);
 
   std::vector<sweep::Outcome> outcomes;
-  std::string why;
-  if (!sweep::sweep_target(target, domains, opts, timeout_s, &outcomes, &why)) {
-    std::fprintf(stderr, "sweep: %s\n", why.c_str());
-    return kExitUsage;
-  }
+  if (!sweep::sweep_target(target, domains, opts, double(timeout_s), &outcomes, &why)) return refuse(why);
   std::vector<std::string> jsons;
   std::vector<sweep::Report> reports;
   bool any_mismatch = false;
@@ -240,7 +175,7 @@ int sweep_command(int argc, char** argv) {
       return kExitUsage;
     }
   }
-  if (std::string why; !json_path.empty() && !write_output(json_path, reports_json(jsons), &why)) {
+  if (!json_path.empty() && !write_output(json_path, reports_json(jsons), &why)) {
     std::fprintf(stderr, "sweep: cannot write the report: %s\n", why.c_str());
     return kExitUsage;
   }
@@ -258,22 +193,16 @@ int merge_command(int argc, char** argv) {
     std::fputs(kMergeUsage, stdout);
     return kExitOk;
   }
+  static constexpr OptionSpec kSpec[] = {{"--json", OptionSpec::Takes::Value}};
+  Options o;
+  std::string why;
+  if (!o.parse(argc, argv, kSpec, true, &why)) {
+    std::fprintf(stderr, "merge: %s\n", why.c_str());
+    return kExitUsage;
+  }
+  const std::string out_path = o.get("--json");
   std::vector<sweep::ShardReport> shards;
-  std::string out_path;
-  for (int i = 0; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "--json") {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "merge: --json needs a value\n");
-        return kExitUsage;
-      }
-      out_path = argv[++i];
-      continue;
-    }
-    if (!a.empty() && a[0] == '-') {
-      std::fprintf(stderr, "merge: unknown option '%s' (see --help)\n", a.c_str());
-      return kExitUsage;
-    }
+  for (const std::string& a : o.operands()) {
     std::vector<sweep::Report> reports;
     std::string err;
     if (!sweep::read_reports(a, &reports, &err)) {
@@ -286,7 +215,7 @@ int merge_command(int argc, char** argv) {
     std::fputs(kMergeUsage, stderr);
     return kExitUsage;
   }
-  if (std::string why; !check_outputs({&out_path}, &why)) {
+  if (!check_outputs({&out_path}, &why)) {
     std::fprintf(stderr, "merge: %s\n", why.c_str());
     return kExitUsage;
   }
@@ -307,7 +236,7 @@ int merge_command(int argc, char** argv) {
     any_mismatch |= !r.tally.class_counts.empty() || !r.tally.target_error.empty();
     jsons.push_back(sweep::to_json(r));
   }
-  if (std::string why; !out_path.empty() && !write_output(out_path, reports_json(jsons), &why)) {
+  if (!out_path.empty() && !write_output(out_path, reports_json(jsons), &why)) {
     std::fprintf(stderr, "merge: cannot write the report: %s\n", why.c_str());
     return kExitUsage;
   }
