@@ -43,7 +43,8 @@ const char kReplayUsage[] =
     "official, or MODIFIED when its manifest is not the one this build ships.\n"
     "  --require LIST  comma list of what the target must provide in full, else it is not\n"
     "                  conformant: all (every selected suite), a capability (decode, convert,\n"
-    "                  ...) or a suite name or glob (decode.E4M3FN, 'convert.*')\n"
+    "                  ...) or a suite name or glob (decode.E4M3FN, 'convert.*'); one that names\n"
+    "                  nothing in the corpus is a usage error\n"
     "  --jobs N        suites replayed at once, each on its own target (a pipe or plugin\n"
     "                  target runs N processes); same results for every N (default: cores;\n"
     "                  1 to 1024)\n"
@@ -164,6 +165,19 @@ std::string self_exe() {
 
 // Runs the replay the two commands share; returns an exit code when it cannot produce a result.
 int run_replay(const Args& a, ReplayResult* result) {
+  // A --require entry that names nothing in the corpus is a typo, not a requirement the target
+  // failed. (A corpus that cannot be read is reported by the replay.)
+  if (const auto m = corpus::read_manifest(a.corpus)) {
+    std::vector<std::string> suites;
+    for (const corpus::ManifestEntry& e : m->suites) suites.push_back(e.suite);
+    std::string words = "all";
+    for (int c = 0; c < kCapabilityCount; ++c) words += std::string(", ") + capability_verb(Capability(c));
+    for (const std::string& entry : a.require)
+      if (!require_entry_names_something(entry, suites))
+        return std::fprintf(stderr, "ninfer-conform: --require '%s' names no suite of the corpus and no capability (%s)\n",
+                            entry.c_str(), words.c_str()),
+               kExitUsage;
+  }
   TargetOptions to;
   to.timeout_s = a.timeout;
   to.plugin_host = self_exe();

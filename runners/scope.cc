@@ -9,6 +9,12 @@ bool matches(const std::string& entry, const SuiteResult& s) {
   return entry == "all" || entry == capability_verb(s.cap) || fnmatch(entry.c_str(), s.name.c_str(), 0) == 0;
 }
 
+bool is_capability_verb(const std::string& entry) {
+  for (int c = 0; c < kCapabilityCount; ++c)
+    if (entry == capability_verb(Capability(c))) return true;
+  return false;
+}
+
 // "a, b" for up to three names, else "N suites".
 std::string suites_text(const std::vector<std::string>& names) {
   if (names.size() > 3) return std::to_string(names.size()) + " suites";
@@ -18,6 +24,13 @@ std::string suites_text(const std::vector<std::string>& names) {
 }
 
 }  // namespace
+
+bool require_entry_names_something(const std::string& entry, const std::vector<std::string>& corpus_suites) {
+  if (entry == "all" || is_capability_verb(entry)) return true;
+  for (const std::string& name : corpus_suites)
+    if (fnmatch(entry.c_str(), name.c_str(), 0) == 0) return true;
+  return false;
+}
 
 Scope scope_of(const ReplayResult& r) {
   Scope s;

@@ -23,6 +23,10 @@ struct Scope {
 // glob ("decode.E4M3FN", "convert.*"). An entry is met when some selected suite matches it and
 // every case of every matching suite was judged (none untested; failures are judged).
 Scope scope_of(const ReplayResult& r);
+// Whether a --require entry can name anything in a corpus of these suites: "all", a capability
+// verb, or a name or glob matching one of them. One that cannot is a typo, refused before the
+// replay; one that names only suites outside --suite is an unmet requirement (scope_of).
+bool require_entry_names_something(const std::string& entry, const std::vector<std::string>& corpus_suites);
 // "decode.E2M1 (16 cases); not provided: 46 suites", "all 47 suites (567976 cases)", ...
 std::string scope_text(const Scope& s);
 // "CONFORMANT for <scope>", or "NOT CONFORMANT: <why>; judged <scope>" (why: failures, target

@@ -111,6 +111,16 @@ TEST_CASE("replay --require on the CLI: exit 1 and the summary says what is miss
             "CONFORMANT for decode.E4M3FN, decode.W8G32_F16S.code (16 cases); not provided: validate.NVFP4.scale"));
   CHECK(run_status(base + " --require decode,validate >" + corpus + "/o.txt") == 1);
   CHECK(has(read_text(corpus + "/o.txt"), "required validate: not provided (untested cases in validate.NVFP4.scale)"));
+  // A suite of the corpus outside --suite is a requirement not met; a name in no suite, a typo.
+  CHECK(run_status(base + " --suite decode.E4M3FN --require validate.NVFP4.scale >" + corpus + "/o.txt") == 1);
+  CHECK(has(read_text(corpus + "/o.txt"), "required validate.NVFP4.scale: no selected suite matches"));
+  CHECK(run_status(base + " --require decod.E4M3FN 2>" + corpus + "/e.txt") == 2);
+  CHECK(has(read_text(corpus + "/e.txt"), "--require 'decod.E4M3FN' names no suite of the corpus and no capability "
+                                          "(all, decode, validate, "));
+  CHECK(nc::runners::require_entry_names_something("validate-tensor", {}));
+  CHECK(nc::runners::require_entry_names_something("decode.*", {"decode.E2M1"}));
+  CHECK_FALSE(nc::runners::require_entry_names_something("decode.*", {"convert.F32_TO_BF16_RNE"}));
+  CHECK_FALSE(nc::runners::require_entry_names_something("Decode", {"decode.E2M1"}));
 }
 
 TEST_CASE("the shipped corpus is official, any other manifest is MODIFIED", "[provenance]") {
