@@ -117,9 +117,13 @@ bool parse_args(int argc, char** argv, Args* a) {
   std::vector<OptionSpec> spec;
   for (const auto& [option, field] : kOptions) spec.push_back(option);
   Options o;
-  if (std::string why; !o.parse(argc, argv, spec, false, &why))
+  std::string why;
+  if (!o.parse(argc, argv, spec, false, &why))
     return std::fprintf(stderr, "ninfer-conform mutants: %s\n%s", why.c_str(), kUsage), false;
   for (const auto& [option, field] : kOptions) a->*field = o.get(option.name);
+  // Passed on to each replay as text: checked here, once, as replay would check it.
+  if (uint64_t seconds; !o.count("--timeout", 1, kNoLimit, &seconds, &why))
+    return std::fprintf(stderr, "ninfer-conform mutants: %s\n", why.c_str()), false;
   return true;
 }
 

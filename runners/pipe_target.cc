@@ -256,7 +256,6 @@ void PipeTarget::stop() {
     // last, so that its group id cannot have been reused when the group is killed and unregistered.
     for (int i = 0; i < 20 && !child_has_ended(pid_); ++i) usleep(5000);
     kill(-pid_, SIGKILL);  // the adapter, or anything it left behind in its group
-    kill(pid_, SIGKILL);   // and the adapter itself, should it have left the group
     unregister_child(-pid_);
     int status;
     waitpid(pid_, &status, 0);

@@ -49,6 +49,7 @@ refused "--jobs takes a whole number from 1 to 1024, not '0'" sweep decode.E4M3F
 refused "--jobs takes a whole number from 1 to 256, not '2x'" generate --jobs=2x
 refused "--limit takes a whole number of at least 0, not '-3'" diff "$work" "$work" --limit -3
 refused "--out and --corpus name the same folder" generate --out "$work" --corpus "$work"
+refused "--timeout takes a whole number of at least 1, not '5s'" mutants --timeout 5s
 
 accepted encode Q4G64_F16S 3c00 --src=F16
 accepted sweep decode.E4M3FN --target=cpu --jobs=1 --json="$work/s.json"
