@@ -30,10 +30,13 @@ import tempfile
 SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SKIP = 77  # ctest SKIP_RETURN_CODE
 SWEEP_DOMAINS = "convert,decode"
+# The ML frameworks, and the array libraries beneath model converters (NumPy's float16, gguf-py),
+# which a pipe adapter sweeps at framework speed too: minutes per 2^32-input domain. (Arrow's
+# halffloat cast sweeps its domain in under a minute: CI sweeps it whole.)
+FRAMEWORKS = ("pytorch", "pytorch-strided", "onnx-reference", "onnxruntime", "jax", "openvino", "numpy", "gguf")
 # 1 input in N of each 2^32-input conversion domain, for the implementations too slow to sweep
 # whole (libgcc's software _Float16 path, about 2e7 conversions/s; gfloat, pure numpy). Every other
 # implementation, the ML frameworks included, is swept over every input for its certificate.
-FRAMEWORKS = ("pytorch", "pytorch-strided", "onnx-reference", "onnxruntime", "jax", "openvino")
 SWEEP_STRIDE = {"gcc-float16-libgcc": 16, "gfloat": 64}
 # 1 input in N of each binary32 conversion domain in CI (`--check` without `--full`), where the
 # certificate's own sweeps would cost CI minutes per implementation.
@@ -61,6 +64,9 @@ def targets(build):
         "x86-avx512bf16-vcvtneps2bf16": plugin("nc_tp_avx512_bf16"),
         "ml_dtypes": pipe("ml_dtypes_adapter.py"),
         "gfloat": pipe("gfloat_adapter.py"),
+        "numpy": pipe("numpy_adapter.py"),
+        "gguf": pipe("gguf_adapter.py"),
+        "pyarrow": pipe("pyarrow_adapter.py"),
         "pytorch": pipe("pytorch_adapter.py contiguous"),
         "pytorch-strided": pipe("pytorch_adapter.py strided"),
         "onnx-reference": pipe("onnx_adapter.py reference"),
@@ -77,7 +83,8 @@ def targets(build):
 # says so (scripts/install-thirdparty installs them all; a platform without a wheel lacks one).
 NEEDS_MODULE = {"pytorch": "torch", "pytorch-strided": "torch", "onnx-reference": "onnx",
                 "onnxruntime": "onnxruntime", "jax": "jax", "openvino": "openvino", "torchao": "torchao",
-                "compressed-tensors": "compressed_tensors", "modelopt": "modelopt"}
+                "compressed-tensors": "compressed_tensors", "modelopt": "modelopt", "gguf": "gguf",
+                "pyarrow": "pyarrow"}
 
 
 def sweep_findings(s):

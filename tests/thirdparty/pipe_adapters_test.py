@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Speaks the pipe protocol (runners/PIPE.md) to the ml_dtypes and gfloat adapters and checks
+"""Speaks the pipe protocol (runners/PIPE.md) to the ml_dtypes, gfloat, numpy, gguf and pyarrow adapters and checks
 hand-derived values (same derivations as spec_cases.h), plus each library's documented
 departures (NaN and overflow conventions) so a change in either shows up.
 
@@ -32,21 +32,58 @@ COMMON = [
     ("encode Q4G64_F16S FP32 1x2 3f800000,bf000000", None),
 ]
 
+# binary16 (spec 3.1 and F32_TO_F16_RNE): 1, the smallest subnormal, the largest subnormal, the
+# largest finite, -inf, -0; and 1, the overflow tie (65520 -> inf), just below it (-> 65504), half
+# the smallest subnormal (a tie to even: 0), just above it, 1.5 subnormals (tie to 2), -inf, -0.
+F16 = [
+    ("decode F16 3c00 0001 03ff 7bff fc00 8000",
+     "3f800000 33800000 387fc000 477fe000 ff800000 80000000"),
+    ("convert F32_TO_F16_RNE 3f800000 477ff000 477fefff 33000000 33000001 33c00000 ff800000 80000000",
+     "3c00 7c00 7bff 0000 0001 0002 fc00 8000"),
+]
+
+# NumPy's float32 -> float16 NaN (documented departure): the top fraction bits are kept but the
+# quiet bit is not forced, so a signalling NaN stays signalling, and one whose kept bits are all
+# zero gets the lowest bit instead (0x7c01). The recipe's NaN rule gives 7e00 7fff fe00.
+NUMPY_NAN = ("convert F32_TO_F16_RNE 7f800001 7fbfffff ffc00000", "7c01 7dff fe00")
+
+# What each adapter answers: (hello name, what its version must contain, cases).
 ADAPTERS = {
-    "ml_dtypes_adapter.py": ("ml_dtypes", COMMON + [
+    "ml_dtypes_adapter.py": ("ml_dtypes", "+numpy-", COMMON + [
         # ml_dtypes has no saturating e4m3fn cast and no binary16 of its own.
         ("convert F32_TO_E4M3FN_RNE_SATFINITE 3f800000", None),
         ("decode F16 3c00", None),
         # Documented: overflow and infinity -> NaN (OVF_NAN profile), sign kept.
         ("convert F32_TO_E4M3FN_RNE_OVF_NAN 43fa0000 c3fa0000 7f800000 ff800000", "7f ff 7f ff"),
     ]),
-    "gfloat_adapter.py": ("gfloat", COMMON + [
-        ("decode F16 3c00 0001 03ff 7bff fc00 8000",
-         "3f800000 33800000 387fc000 477fe000 ff800000 80000000"),
-        ("convert F32_TO_F16_RNE 3f800000 477ff000 477fefff 33000000 33000001 33c00000 ff800000 80000000",
-         "3c00 7c00 7bff 0000 0001 0002 fc00 8000"),
+    "gfloat_adapter.py": ("gfloat", "+numpy-", COMMON + F16 + [
         ("convert F32_TO_E4M3FN_RNE_SATFINITE 3f800000 43fa0000 7f800000 ff800000 43e80000 3a800000 3b400000 3ac00000 80000000",
          "38 7e 7e fe 7e 00 02 01 80"),
+    ]),
+    "numpy_adapter.py": ("numpy", ".", F16 + [
+        # NumPy has no bfloat16 or 8-bit float types.
+        ("decode BF16 3f80", None),
+        ("convert F32_TO_BF16_RNE 3f800000", None),
+        ("convert F32_TO_E4M3FN_RNE_SATFINITE 3f800000", None),
+        NUMPY_NAN,
+        # Spec 3.1 widening: sign and payload kept, a signalling NaN not quieted.
+        ("decode F16 7c01 fe01", "7f802000 ffc02000"),
+    ]),
+    "gguf_adapter.py": ("gguf", "+numpy-", F16 + [NUMPY_NAN] + [
+        ("decode BF16 3f80 0001 8000 7f80 ff7f", "3f800000 00010000 80000000 7f800000 ff7f0000"),
+        ("convert F32_TO_BF16_RNE 3f808000 3f818000 3f808001 3f807fff 7f7fffff ff800000 00010000 00008000 80000000",
+         "3f80 3f82 3f81 3f80 7f80 ff80 0001 0000 8000"),
+        # The BF16 NaN rule of docs/recipes.md, which gguf-py's code follows: sign and top fraction
+        # bits kept, quiet bit set (a signalling NaN becomes quiet).
+        ("convert F32_TO_BF16_RNE 7f800001 ff812345 7fc00000", "7fc0 ffc1 7fc0"),
+        ("decode E4M3FN 38", None),
+    ]),
+    # Arrow C++'s own float16 code, with the same NaN profile as NumPy's.
+    "pyarrow_adapter.py": ("pyarrow", "+numpy-", F16 + [
+        NUMPY_NAN,
+        ("decode F16 7c01 fe01", "7f802000 ffc02000"),
+        ("decode BF16 3f80", None),
+        ("convert F32_TO_BF16_RNE 3f800000", None),
     ]),
 }
 
@@ -62,7 +99,7 @@ def check(ok, what):
         print("FAIL:", what)
 
 
-for script, (name, cases) in ADAPTERS.items():
+for script, (name, version_mark, cases) in ADAPTERS.items():
     requests = ["hello 1"] + [r for r, _ in cases]
     proc = subprocess.run([python, os.path.join(src, "runners", "thirdparty", script)],
                           input="".join(r + "\n" for r in requests), capture_output=True,
@@ -73,7 +110,7 @@ for script, (name, cases) in ADAPTERS.items():
     if not lines:
         continue
     hello = lines[0].split(" ")
-    check(len(hello) == 3 and hello[:2] == ["ok", name] and "+numpy-" in hello[2],
+    check(len(hello) == 3 and hello[:2] == ["ok", name] and version_mark in hello[2],
           "%s hello: %r" % (script, lines[0]))
     for (request, expect), got in zip(cases, lines[1:]):
         want = "unsupported" if expect is None else "ok " + expect
@@ -94,7 +131,7 @@ def binary_request(request):
 # sweeps use: the answer must be `ok` + the same words (+ one validity byte each for decode), an
 # unsupported request's payload must be consumed (the next request still answers), and the
 # session must end cleanly.
-for script, (name, cases) in ADAPTERS.items():
+for script, (name, _, cases) in ADAPTERS.items():
     word_cases = [(r, e) for r, e in cases if r.split(" ")[0] in ("decode", "convert")]
     stream = b"hello 1\nbinary 1\n" + b"".join(binary_request(r) for r, _ in word_cases) + b"hello 1\n"
     proc = subprocess.run([python, os.path.join(src, "runners", "thirdparty", script)], input=stream,
