@@ -55,7 +55,7 @@ const char kReplayUsage[] =
 const char kCertifyUsage[] =
     "usage: ninfer-conform certify --target TARGET --out DIR [--corpus DIR] [--timeout S]\n"
     "                              [--sweep DOMAINS [--stride S] [--jobs N]] [--require LIST]\n"
-    "                              [--allow-modified-corpus]\n"
+    "                              [--allow-modified-corpus] [--max-failures N]\n"
     "Replays the whole corpus and writes DIR/certificate.md and DIR/certificate.json.\n"
     "  --require LIST  as for replay: what the target must provide in full\n"
     "  --allow-modified-corpus  certify on a corpus other than the official one this build\n"
@@ -69,13 +69,16 @@ const char kCertifyUsage[] =
     "  --sweep-report F certify on the sweep reports in F too (repeatable): whole-domain reports of\n"
     "                   this target, as sweep --json or merge --json of all shards write them\n"
     "                   (docs/scale-out.md)\n"
+    "  --max-failures N list at most N failures of each suite in certificate.json (default: all);\n"
+    "                   each suite still gives its failure count and the SHA-256 of all its\n"
+    "                   failing case IDs, so a shortened list still pins the set\n"
     "exit 0 conformant, 1 not conformant, 2 usage or corpus error\n";
 
 struct Args {
   std::string target, corpus = NC_DEFAULT_CORPUS_DIR, suite = "*", tag, json, junit, out;
   std::optional<uint64_t> tolerance;
   double timeout = 10;
-  size_t max_failures = 10;
+  size_t max_failures = 10;  // replay: failures printed per suite; certify: listed in certificate.json
   std::vector<std::string> sweep;  // certify --sweep: domain names
   std::vector<std::string> sweep_reports;  // certify --sweep-report: files
   std::vector<std::string> require;
@@ -96,7 +99,7 @@ bool parse_args(int argc, char** argv, bool certify, Args* a) {
   static constexpr OptionSpec kCertify[] = {
       {"--target", T::Value},  {"--corpus", T::Value}, {"--out", T::Value},          {"--require", T::Values},
       {"--jobs", T::Value},    {"--timeout", T::Value}, {"--sweep", T::Value},       {"--stride", T::Value},
-      {"--sweep-report", T::Values}, {"--allow-modified-corpus", T::Nothing}};
+      {"--sweep-report", T::Values}, {"--allow-modified-corpus", T::Nothing}, {"--max-failures", T::Value}};
   const char* const command = certify ? "certify" : "replay";
   auto refuse = [&](const std::string& why) {
     return std::fprintf(stderr, "ninfer-conform %s: %s\n", command, why.c_str()), false;
@@ -118,7 +121,7 @@ bool parse_args(int argc, char** argv, bool certify, Args* a) {
     for (std::string_view e : split(list, ','))
       if (!e.empty()) a->require.emplace_back(e);
   }
-  uint64_t timeout = 10, jobs = a->jobs, max_failures = a->max_failures;
+  uint64_t timeout = 10, jobs = a->jobs, max_failures = certify ? SIZE_MAX : a->max_failures;
   if (!o.count("--timeout", 1, kNoLimit, &timeout, &why) || !o.count("--jobs", 1, 1024, &jobs, &why) ||
       !o.count("--max-failures", 0, kNoLimit, &max_failures, &why) ||
       !o.count("--stride", 1, kNoLimit, &a->stride, &why))
@@ -278,8 +281,8 @@ int certify_command(int argc, char** argv) {
   std::time_t now = std::time(nullptr);
   std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
   std::string why;
-  if (!write_output(a.out + "/certificate.json", certificate_json(r, sweeps, stamp), &why) ||
-      !write_output(a.out + "/certificate.md", certificate_markdown(r, sweeps, stamp), &why))
+  if (!write_output(a.out + "/certificate.json", certificate_json(r, sweeps, stamp, a.max_failures), &why) ||
+      !write_output(a.out + "/certificate.md", certificate_markdown(r, sweeps, stamp, a.max_failures), &why))
     return std::fprintf(stderr, "ninfer-conform: %s\n", why.c_str()), kExitUsage;
   const bool conformant = certified_conformant(r, sweeps);
   std::printf("%s\ntarget %s %s, corpus: %s, certificate in %s\n", verdict_line(r, conformant).c_str(),

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "corpus/official.h"
+#include "corpus/sha256.h"
 #include "runners/report.h"
 #include "runners/scope.h"
 
@@ -90,7 +91,7 @@ std::vector<CapabilityVerdict> capability_verdicts(const ReplayResult& r, const 
 }
 
 std::string certificate_markdown(const ReplayResult& r, const std::vector<sweep::Outcome>& sweeps,
-                                 const std::string& generated_at) {
+                                 const std::string& generated_at, size_t max_listed_failures) {
   std::string m = "# NInfer conformance certificate\n\n";
   m += "| | |\n|---|---|\n";
   m += "| target | `" + r.target_name + "` version `" + r.target_version + "` |\n";
@@ -109,10 +110,11 @@ std::string certificate_markdown(const ReplayResult& r, const std::vector<sweep:
          std::to_string(s.counts[size_t(Verdict::PassUnderPolicy)]) + " | " +
          std::to_string(s.counts[size_t(Verdict::ExpectedRejection)]) + " | " + std::to_string(s.failed()) + " | " +
          std::to_string(s.counts[size_t(Verdict::Untested)]) + " |\n";
-  size_t listed = 0, total = 0;
+  size_t listed = 0, total = 0, in_json = 0;
   std::string list;
   for (const SuiteResult& s : r.suites) {
     total += s.failures.size();
+    in_json += std::min(s.failures.size(), max_listed_failures);
     if (!s.target_problem.empty()) list += "- " + s.name + ": target problem: " + s.target_problem + "\n";
     for (const std::string& d : s.diagnosis) list += "- " + s.name + ": diagnosis: " + d + "\n";
     for (const CaseResult& f : s.failures)
@@ -125,8 +127,11 @@ std::string certificate_markdown(const ReplayResult& r, const std::vector<sweep:
   m += "\n## Failures\n\n";
   if (list.empty()) m += "None.\n";
   else m += list;
-  if (total > listed)
-    m += "\n" + std::to_string(total - listed) + " more failures are listed in certificate.json.\n";
+  if (in_json > listed)
+    m += "\n" + std::to_string(in_json - listed) + " more failures are listed in certificate.json.\n";
+  if (total > in_json)
+    m += "\nCounted but not listed: " + std::to_string(total - in_json) + " failures (certificate.json lists at most " +
+         std::to_string(max_listed_failures) + " a suite, and gives each suite's SHA-256 of all its failing case IDs).\n";
   if (sweeps.empty()) return m;
 
   m += "\n## Sweeps\n\nEach domain's inputs run through the target and compared with the integer reference "
@@ -167,7 +172,7 @@ std::string certificate_markdown(const ReplayResult& r, const std::vector<sweep:
 }
 
 std::string certificate_json(const ReplayResult& r, const std::vector<sweep::Outcome>& sweeps,
-                             const std::string& generated_at) {
+                             const std::string& generated_at, size_t max_listed_failures) {
   nlohmann::ordered_json j;
   j["schema"] = "ninfer-conform-certificate-1";
   j["target"] = {{"name", r.target_name}, {"version", r.target_version}};
@@ -192,10 +197,16 @@ std::string certificate_json(const ReplayResult& r, const std::vector<sweep::Out
     js["policies"] = s.policies_used;
     js["target_problem"] = s.target_problem;
     js["diagnosis"] = s.diagnosis;
+    js["failures_total"] = s.failures.size();
+    std::string ids;
+    for (const CaseResult& f : s.failures) ids += f.id + "\n";
+    js["failing_ids_sha256"] = corpus::sha256_hex(ids);
     js["failures"] = nlohmann::ordered_json::array();
-    for (const CaseResult& f : s.failures)
+    for (size_t i = 0; i < s.failures.size() && i < max_listed_failures; ++i) {
+      const CaseResult& f = s.failures[i];
       js["failures"].push_back({{"id", f.id}, {"verdict", verdict_name(f.verdict)}, {"inputs", f.inputs},
                                 {"expect", f.expect}, {"actual", f.actual}});
+    }
     j["suites"].push_back(js);
   }
   if (sweeps.empty()) return j.dump(2) + "\n";

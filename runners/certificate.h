@@ -4,6 +4,7 @@
 // bytes apart from that field; neither names a path of the machine it ran on.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -27,10 +28,15 @@ struct CapabilityVerdict {
 };
 std::vector<CapabilityVerdict> capability_verdicts(const ReplayResult& r, const std::vector<sweep::Outcome>& sweeps);
 
+// certificate.md lists the first kCertificateMarkdownFailureCap failures and says how many more
+// certificate.json lists (`max_listed_failures` as there) and how many are only counted.
 inline constexpr size_t kCertificateMarkdownFailureCap = 50;
 std::string certificate_markdown(const ReplayResult& r, const std::vector<sweep::Outcome>& sweeps,
-                                 const std::string& generated_at);
+                                 const std::string& generated_at, size_t max_listed_failures = SIZE_MAX);
+// Each suite lists its first `max_listed_failures` failures in record order (all by default), and
+// always gives how many it has (`failures_total`) and the SHA-256 of all their case IDs, each
+// followed by a newline, in record order (`failing_ids_sha256`): a list cut short still pins the set.
 std::string certificate_json(const ReplayResult& r, const std::vector<sweep::Outcome>& sweeps,
-                             const std::string& generated_at);
+                             const std::string& generated_at, size_t max_listed_failures = SIZE_MAX);
 
 }  // namespace nc::runners

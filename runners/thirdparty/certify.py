@@ -10,7 +10,8 @@ implementation provides (`certify --sweep convert,decode`): every binary32 input
 of them where the implementation is too slow for CI (SWEEP_STRIDE; the certificate states the
 coverage). The findings are what must not drift silently: the target's name and version, the
 verdict per capability, per suite its verdict counts, policies used, target problem and the sorted
-set of failing case IDs, and per sweep its coverage, mismatch classes with counts, inputs passing
+set of failing case IDs (beyond MAX_LISTED_FAILURES: their count and digest, and the first ones),
+and per sweep its coverage, mismatch classes with counts, inputs passing
 under a policy and failed batches. Timestamps and the order of failures are not findings. Standard
 library only.
 
@@ -39,14 +40,22 @@ FRAMEWORKS = ("pytorch", "pytorch-strided", "onnx-reference", "onnxruntime", "ja
 # implementation, the ML frameworks included, is swept over every input for its certificate.
 SWEEP_STRIDE = {"gcc-float16-libgcc": 16, "gfloat": 64}
 # 1 input in N of each binary32 conversion domain in CI (`--check` without `--full`), where the
-# certificate's own sweeps would cost CI minutes per implementation.
-CI_STRIDE = {f: 257 for f in FRAMEWORKS}
+# certificate's own sweeps would cost CI minutes per implementation: the frameworks, and Highway,
+# whose billions of mismatches are each classified.
+CI_STRIDE = {f: 257 for f in FRAMEWORKS + ("highway-sse4", "highway-avx2")}
 # Seconds an adapter may take to answer one request: importing torch, jax or openvino on a
 # loaded machine takes more than the runner's default 10 s, and the first batch pays for it.
 TIMEOUT = {f: 120 for f in FRAMEWORKS + ("torchao", "compressed-tensors", "modelopt")}
-# Hardware adapters need the instruction; a CPU without it makes the certification a skip, not a
-# changed finding (/proc/cpuinfo flag names).
-NEEDS_CPU_FLAG = {"gcc-float16-f16c": "f16c", "x86-avx512bf16-vcvtneps2bf16": "avx512_bf16"}
+# Failures listed per suite in each certificate.json (`certify --max-failures`): a library that
+# truncates fails a hundred thousand corpus cases, and the committed record stays small. Beyond the
+# list, a suite's failure count and the SHA-256 of all its failing IDs still pin the set.
+MAX_LISTED_FAILURES = 1000
+# Hardware adapters need their instructions; a CPU without them makes the certification a skip, not
+# a changed finding (/proc/cpuinfo flag names).
+NEEDS_CPU_FLAGS = {"gcc-float16-f16c": ("f16c",), "x86-avx512bf16-vcvtneps2bf16": ("avx512_bf16",),
+                   "highway-sse4": ("ssse3", "sse4_1", "sse4_2", "pclmulqdq", "aes"),
+                   "highway-avx2": ("ssse3", "sse4_1", "sse4_2", "pclmulqdq", "aes", "avx2", "bmi1", "bmi2",
+                                    "fma", "f16c")}
 
 
 def targets(build):
@@ -62,6 +71,8 @@ def targets(build):
         "gcc-float16-libgcc": plugin("nc_tp_gcc_float16_soft"),
         "gcc-float16-f16c": plugin("nc_tp_gcc_float16_f16c"),
         "x86-avx512bf16-vcvtneps2bf16": plugin("nc_tp_avx512_bf16"),
+        "highway-sse4": plugin("nc_tp_highway_sse4"),
+        "highway-avx2": plugin("nc_tp_highway_avx2"),
         "ml_dtypes": pipe("ml_dtypes_adapter.py"),
         "gfloat": pipe("gfloat_adapter.py"),
         "numpy": pipe("numpy_adapter.py"),
@@ -94,16 +105,26 @@ def sweep_findings(s):
         "target_error": bool(s["target_error"])}
 
 
+def failing_ids(s):
+    """A suite's failing case IDs, sorted; where the certificate lists only some of them, their
+    count, the SHA-256 of all of them (record order, which is ID order) and the listed ones."""
+    listed = sorted(f["id"] for f in s["failures"])
+    total = s.get("failures_total", len(listed))
+    if total == len(listed):
+        return listed
+    return {"count": total, "sha256": s["failing_ids_sha256"], "listed": listed}
+
+
 def findings(cert):
     return {
         "target": cert["target"],
         "capabilities": {c["capability"]: c["verdict"] for c in cert["capabilities"]},
         "suites": {
             s["suite"]: {
-                "counts": {k: v for k, v in s.items() if isinstance(v, int)},
+                "counts": {k: v for k, v in s.items() if isinstance(v, int) and k != "failures_total"},
                 "policies": sorted(s.get("policies", [])),
                 "target_problem": s.get("target_problem", ""),
-                "failing_ids": sorted(f["id"] for f in s["failures"]),
+                "failing_ids": failing_ids(s),
             }
             for s in cert["suites"]
         },
@@ -141,7 +162,7 @@ def certify(a, table, impl, stride, out):
     """Runs `ninfer-conform certify` on impl, writing into the folder out; returns the certificate."""
     cmd = [a.cli, "certify", "--target", table[impl], "--out", out, "--corpus", a.corpus,
            "--sweep", SWEEP_DOMAINS, "--stride", str(stride), "--jobs", str(a.jobs),
-           "--timeout", str(TIMEOUT.get(impl, 10))]
+           "--timeout", str(TIMEOUT.get(impl, 10)), "--max-failures", str(a.max_failures)]
     if os.path.realpath(a.corpus) != os.path.realpath(os.path.join(SOURCE, "vectors")):
         cmd.append("--allow-modified-corpus")  # a --corpus of its own (the tests' fixture) is not the official one
     run = subprocess.run(cmd, capture_output=True, text=True)
@@ -176,9 +197,9 @@ def skip_reason(a, table, impl, expected_file):
         if probe.returncode:
             last = (probe.stderr.strip().splitlines() or ["exit %d" % probe.returncode])[-1]
             return "%s: the venv cannot import %s (%s); run scripts/install-thirdparty" % (impl, module, last)
-    flag = NEEDS_CPU_FLAG.get(impl)
-    if flag and flag not in cpu_flags():
-        return "%s needs the CPU feature %s, which this machine lacks" % (impl, flag)
+    lacking = [flag for flag in NEEDS_CPU_FLAGS.get(impl, ()) if flag not in cpu_flags()]
+    if lacking:
+        return "%s needs the CPU features %s, which this machine lacks" % (impl, " ".join(lacking))
     return None
 
 
@@ -237,6 +258,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="sweep threads")
     ap.add_argument("--stride", type=int, help="sweep 1 in STRIDE binary32 inputs whatever the "
                     "implementation (default: SWEEP_STRIDE's, else every input); findings record it")
+    ap.add_argument("--max-failures", type=int, default=MAX_LISTED_FAILURES,
+                    help="failures listed per suite in certificate.json (default %(default)s)")
     ap.add_argument("--full", action="store_true", help="check against the committed certificate's "
                     "sweeps (expected-findings.json) even where CI_STRIDE names a sampled CI check")
     ap.add_argument("impl", nargs="+", help="implementation names, or `all` (with --write)")

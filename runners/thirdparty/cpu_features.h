@@ -51,6 +51,22 @@ inline bool cpu_has_avx512_bf16() {
   return f_vl && (a & (1u << 5)) && os_saves(0xe6);
 }
 
+// The static targets of Google Highway that its plugins are compiled for (hwy/detect_targets.h,
+// 1.0.3): SSE4 needs SSSE3, SSE4.1, SSE4.2, PCLMULQDQ and AES-NI; AVX2 adds AVX2, BMI, BMI2, FMA
+// and F16C, with the AVX register state saved by the OS.
+enum class HwyTarget { SSE4, AVX2 };
+inline bool cpu_has_hwy_target(HwyTarget target) {
+  if (x86_features_disabled_by_env()) return false;
+  uint32_t a, b, c, d;
+  if (!__get_cpuid(1, &a, &b, &c, &d)) return false;
+  const bool sse4 = (c & bit_SSSE3) && (c & bit_SSE4_1) && (c & bit_SSE4_2) && (c & bit_PCLMUL) && (c & bit_AES);
+  if (target == HwyTarget::SSE4 || !sse4) return sse4;
+  const bool vex = (c & bit_AVX) && (c & bit_FMA) && (c & bit_F16C) && os_saves(0x6);
+  if (!vex || __get_cpuid_max(0, nullptr) < 7) return false;
+  __cpuid_count(7, 0, a, b, c, d);
+  return (b & bit_AVX2) && (b & bit_BMI) && (b & bit_BMI2);
+}
+
 // Says once, on stderr, why a hardware target reports every entry point unsupported.
 inline void report_unavailable(const char* target, const char* feature) {
   static bool said = false;

@@ -171,6 +171,26 @@ TEST_CASE("certificates are deterministic apart from generated_at", "[certify]")
   CHECK(j["suites"][0]["failures"].size() == 1);
 }
 
+TEST_CASE("a certificate may list fewer failures; each suite's count and failing-ID digest stay", "[certify]") {
+  ReplayResult r = run(std::string("plugin:") + NC_TEST_PLUGIN_WRONG_BIT, make_corpus());
+  auto all = nlohmann::json::parse(certificate_json(r, {}, "T"));
+  auto none = nlohmann::json::parse(certificate_json(r, {}, "T", 0));
+  const auto& e4 = all["suites"][0];
+  REQUIRE(e4["failures"].size() == 1);
+  CHECK(e4["failures_total"] == 1);
+  // The digest of one failing ID is the SHA-256 of that ID and a newline; of none, SHA-256("").
+  const std::string id = e4["failures"][0]["id"];
+  CHECK(e4["failing_ids_sha256"] == nc::corpus::sha256_hex(id + "\n"));
+  CHECK(all["suites"][1]["failing_ids_sha256"] == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  CHECK(none["suites"][0]["failures"].empty());
+  CHECK(none["suites"][0]["failures_total"] == 1);
+  CHECK(none["suites"][0]["failing_ids_sha256"] == e4["failing_ids_sha256"]);
+  CHECK(certificate_json(r, {}, "T", 1) == certificate_json(r, {}, "T"));
+  const std::string md = certificate_markdown(r, {}, "T", 0);
+  CHECK(md.find("Counted but not listed: 1 failures (certificate.json lists at most 0 a suite") != std::string::npos);
+  CHECK(certificate_markdown(r, {}, "T").find("Counted but not listed") == std::string::npos);
+}
+
 TEST_CASE("replay selects records by tag and suites by glob", "[replay]") {
   const std::string corpus = make_corpus();
   ReplayResult r = run(std::string("plugin:") + NC_TEST_PLUGIN_GOOD, corpus, 10, "max-normal");

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Tests the certification check (runners/thirdparty/certify.py) end to end with the real
 `ninfer-conform certify` on a small hand-derived fixture corpus: recording findings, an unchanged
-re-run passing, and a changed finding (a failing case ID, a verdict) failing the check.
+re-run passing, and a changed finding (a failing case ID, a verdict) failing the check, also where
+the certificate lists only some of a suite's failures.
 
 usage: certify_check_test.py CLI BUILD_DIR
 """
+import hashlib
 import json
 import os
 import subprocess
@@ -28,10 +30,10 @@ with tempfile.TemporaryDirectory() as tmp:
     corpus, certs = os.path.join(tmp, "corpus"), os.path.join(tmp, "certs")
     subprocess.run([sys.executable, os.path.join(HERE, "make_fixture_corpus.py"), corpus], check=True)
 
-    def certify(impl, mode):
+    def certify(impl, mode, *extra):
         r = subprocess.run([sys.executable, os.path.join(SOURCE, "runners", "thirdparty", "certify.py"),
                             "--cli", cli, "--build", build, "--corpus", corpus, "--certs", certs,
-                            "--stride", "65537", impl, mode],
+                            "--stride", "65537", *extra, impl, mode],
                            capture_output=True, text=True)
         return r.returncode, r.stdout + r.stderr
 
@@ -79,6 +81,34 @@ with tempfile.TemporaryDirectory() as tmp:
         check(rc == 1 and "CHANGED /capabilities/decode" in out and "failing_ids" in out
               and "/sweeps/convert.F32_TO_BF16_RNE/classes/normal-input:other: removed" in out,
               "%s tampered expectations must fail: %d %s" % (impl, rc, out))
+
+    # A failure list cut short (--max-failures 1): Highway's SSE4 target truncates, so of the BF16
+    # records 3f818000 (a tie that RNE rounds up to even) and 7f7fffff (FLT_MAX, which RNE rounds to
+    # infinity) fail, and its emulated float16 decodes fc00 as -2^16. The findings keep the count,
+    # the SHA-256 of both failing IDs (each with a newline, in ID order) and the first ID.
+    rc, out = certify("highway-sse4", "--write", "--max-failures", "1")
+    if rc == 77 and "lacks" in out:
+        print("note:", out.strip())
+    else:
+        check(rc == 0, "highway-sse4 --write: %d %s" % (rc, out))
+        ids = sorted("convert.F32_TO_BF16_RNE:" + hashlib.sha256(("convert.F32_TO_BF16_RNE\n" + w).encode()).hexdigest()[:12]
+                     for w in ("3f818000", "7f7fffff"))
+        expected_file = os.path.join(certs, "highway-sse4", "expected-findings.json")
+        with open(expected_file) as f:
+            found = json.load(f)
+        want = {"count": 2, "sha256": hashlib.sha256("".join(i + "\n" for i in ids).encode()).hexdigest(),
+                "listed": ids[:1]}
+        got = found["suites"]["convert.F32_TO_BF16_RNE"]["failing_ids"]
+        check(got == want, "highway-sse4 shortened failing ids %s, expected %s" % (got, want))
+        check(len(found["suites"]["decode.F16"]["failing_ids"]) == 1, "highway-sse4 decode.F16 %s" % found["suites"]["decode.F16"])
+        rc, out = certify("highway-sse4", "--check", "--max-failures", "1")
+        check(rc == 0 and "unchanged" in out, "highway-sse4 unchanged re-run: %d %s" % (rc, out))
+        # A change beyond the listed IDs shows only in the digest: it must still fail the check.
+        found["suites"]["convert.F32_TO_BF16_RNE"]["failing_ids"]["sha256"] = "0" * 64
+        with open(expected_file, "w") as f:
+            json.dump(found, f)
+        rc, out = certify("highway-sse4", "--check", "--max-failures", "1")
+        check(rc == 1 and "failing_ids/sha256" in out, "highway-sse4 tampered digest must fail: %d %s" % (rc, out))
 
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
