@@ -16,15 +16,19 @@ if not os.access(python, os.X_OK):
     print("SKIPPED: no %s; run scripts/install-thirdparty" % python)
     sys.exit(77)
 
-# Spec 3.3/3.1 and the recipes: (request, expected response tokens).
-COMMON = [
+# Spec 3.1 and F32_TO_BF16_RNE: (request, expected response tokens).
+BF16 = [
+    ("decode BF16 3f80 0001 8000 7f80 ff7f", "3f800000 00010000 80000000 7f800000 ff7f0000"),
+    ("convert F32_TO_BF16_RNE 3f808000 3f818000 3f808001 3f807fff 7f7fffff ff800000 00010000 00008000 80000000",
+     "3f80 3f82 3f81 3f80 7f80 ff80 0001 0000 8000"),
+]
+
+# Spec 3.3/3.1 and the recipes.
+COMMON = BF16 + [
     ("decode E4M3FN 7e fe 01 07 08 38 00 80",
      "43e00000 c3e00000 3b000000 3c600000 3c800000 3f800000 00000000 80000000"),
     ("decode E2M1 0 1 2 3 4 5 6 7 8 f",
      "00000000 3f000000 3f800000 3fc00000 40000000 40400000 40800000 40c00000 80000000 c0c00000"),
-    ("decode BF16 3f80 0001 8000 7f80 ff7f", "3f800000 00010000 80000000 7f800000 ff7f0000"),
-    ("convert F32_TO_BF16_RNE 3f808000 3f818000 3f808001 3f807fff 7f7fffff ff800000 00010000 00008000 80000000",
-     "3f80 3f82 3f81 3f80 7f80 ff80 0001 0000 8000"),
     ("convert F32_TO_E4M3FN_RNE_OVF_NAN 3f800000 43e00000 43e7ffff", "38 7e 7e"),
     ("convert F32_TO_E2M1_RNE_SATFINITE 40a00000 40200000 3f400000 3e800000 4e6e6b28 ff800000 80000000",
      "6 4 2 0 7 f 8"),
@@ -45,7 +49,12 @@ F16 = [
 # NumPy's float32 -> float16 NaN (documented departure): the top fraction bits are kept but the
 # quiet bit is not forced, so a signalling NaN stays signalling, and one whose kept bits are all
 # zero gets the lowest bit instead (0x7c01). The recipe's NaN rule gives 7e00 7fff fe00.
-NUMPY_NAN = ("convert F32_TO_F16_RNE 7f800001 7fbfffff ffc00000", "7c01 7dff fe00")
+# Its float16 -> float32 is spec 3.1's widening: sign and payload kept, a signalling NaN not quieted.
+# NumPy's float16 is this; Arrow's has the same profile.
+NUMPY_F16 = F16 + [
+    ("convert F32_TO_F16_RNE 7f800001 7fbfffff ffc00000", "7c01 7dff fe00"),
+    ("decode F16 7c01 fe01", "7f802000 ffc02000"),
+]
 
 # What each adapter answers: (hello name, what its version must contain, cases).
 ADAPTERS = {
@@ -60,28 +69,21 @@ ADAPTERS = {
         ("convert F32_TO_E4M3FN_RNE_SATFINITE 3f800000 43fa0000 7f800000 ff800000 43e80000 3a800000 3b400000 3ac00000 80000000",
          "38 7e 7e fe 7e 00 02 01 80"),
     ]),
-    "numpy_adapter.py": ("numpy", ".", F16 + [
+    "numpy_adapter.py": ("numpy", ".", NUMPY_F16 + [
         # NumPy has no bfloat16 or 8-bit float types.
         ("decode BF16 3f80", None),
         ("convert F32_TO_BF16_RNE 3f800000", None),
         ("convert F32_TO_E4M3FN_RNE_SATFINITE 3f800000", None),
-        NUMPY_NAN,
-        # Spec 3.1 widening: sign and payload kept, a signalling NaN not quieted.
-        ("decode F16 7c01 fe01", "7f802000 ffc02000"),
     ]),
-    "gguf_adapter.py": ("gguf", "+numpy-", F16 + [NUMPY_NAN] + [
-        ("decode BF16 3f80 0001 8000 7f80 ff7f", "3f800000 00010000 80000000 7f800000 ff7f0000"),
-        ("convert F32_TO_BF16_RNE 3f808000 3f818000 3f808001 3f807fff 7f7fffff ff800000 00010000 00008000 80000000",
-         "3f80 3f82 3f81 3f80 7f80 ff80 0001 0000 8000"),
+    # gguf-py's F16 is NumPy's cast.
+    "gguf_adapter.py": ("gguf", "+numpy-", NUMPY_F16 + BF16 + [
         # The BF16 NaN rule of docs/recipes.md, which gguf-py's code follows: sign and top fraction
         # bits kept, quiet bit set (a signalling NaN becomes quiet).
         ("convert F32_TO_BF16_RNE 7f800001 ff812345 7fc00000", "7fc0 ffc1 7fc0"),
         ("decode E4M3FN 38", None),
     ]),
     # Arrow C++'s own float16 code, with the same NaN profile as NumPy's.
-    "pyarrow_adapter.py": ("pyarrow", "+numpy-", F16 + [
-        NUMPY_NAN,
-        ("decode F16 7c01 fe01", "7f802000 ffc02000"),
+    "pyarrow_adapter.py": ("pyarrow", "+numpy-", NUMPY_F16 + [
         ("decode BF16 3f80", None),
         ("convert F32_TO_BF16_RNE 3f800000", None),
     ]),
