@@ -26,6 +26,7 @@
 #include "corpus/zstd_io.h"
 #include "runners/certificate.h"
 #include "runners/replay.h"
+#include "runners/target_factory.h"
 
 using namespace nc;
 using Clock = std::chrono::steady_clock;
@@ -162,9 +163,9 @@ int main(int argc, char** argv) {
     }
     return n;
   };
-  const std::string example = "pipe:python3 " NC_SOURCE_DIR "/runners/examples/pipe_adapter.py";
+  const std::string example = "pipe:python3 " NC_SOURCE_DIR "/targets/examples/pipe_adapter.py";
   const bool have_ml_dtypes = access(python.c_str(), X_OK) == 0;
-  const std::string ml_dtypes = "pipe:" + python + " " NC_SOURCE_DIR "/runners/thirdparty/ml_dtypes_adapter.py";
+  const std::string ml_dtypes = "pipe:" + python + " " NC_SOURCE_DIR "/targets/thirdparty/ml_dtypes_adapter.py";
   Timing base, reader, cpu1, cpu2, cert1, cert2, pipe_example, pipe_ml;
   double two_thread_cores = 0;
   for (int r = 0; r < repeats; ++r) {

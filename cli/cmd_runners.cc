@@ -27,6 +27,7 @@
 #include "runners/scope.h"
 #include "runners/sweep/sweep_target.h"
 #include "runners/tokens.h"
+#include "runners/target_factory.h"
 
 namespace nc::cli {
 namespace {

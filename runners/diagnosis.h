@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "runners/replay.h"
+#include "runners/results.h"
 #include "corpus/reader.h"
 
 namespace nc::runners {

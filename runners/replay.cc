@@ -82,22 +82,6 @@ std::string inputs_of(const corpus::SuiteHeader& h, const corpus::Record& r) {
 
 }  // namespace
 
-size_t SuiteResult::total() const {
-  size_t t = 0;
-  for (size_t c : counts) t += c;
-  return t;
-}
-
-bool ReplayResult::conformant() const {
-  size_t judged = 0;
-  for (const SuiteResult& s : suites) {
-    if (s.failed() || !s.target_problem.empty()) return false;
-    judged += s.total() - s.counts[size_t(Verdict::Untested)];
-  }
-  // A target that provided nothing the corpus tests has not shown conformance.
-  return judged > 0 && scope_of(*this).unmet.empty();
-}
-
 bool verify_manifest(const std::string& dir, std::string* manifest_sha256, std::vector<corpus::ManifestEntry>* entries,
                      std::string* error, std::vector<std::string>* contents, unsigned threads) {
   const std::string path = dir + "/" + corpus::kManifestName;

@@ -1,6 +1,6 @@
 // The replay engine: verify the corpus manifest, stream each selected suite through a target in
-// batches, and judge every case. Results are plain data for the text, JSON, JUnit and certificate
-// writers.
+// batches, and judge every case. Its results (runners/results.h) are plain data for the text, JSON,
+// JUnit and certificate writers.
 #pragma once
 
 #include <array>
@@ -13,6 +13,7 @@
 
 #include "corpus/manifest.h"
 #include "corpus/reader.h"
+#include "runners/results.h"
 #include "runners/target.h"
 #include "runners/verdict.h"
 
@@ -28,35 +29,6 @@ struct ReplayOptions {
   unsigned jobs = 1;
   std::function<std::unique_ptr<Target>()> make_target;  // targets for workers 2..jobs
   std::function<void(const std::string& suite, size_t done, size_t total)> progress;
-};
-
-struct CaseResult {
-  std::string id, inputs, expect, actual, tags, note, policy;
-  Verdict verdict = Verdict::Fail;
-  std::optional<uint64_t> ulp;
-};
-
-struct SuiteResult {
-  std::string name, op, file;
-  Capability cap = Capability::Decode;
-  std::array<size_t, kVerdictCount> counts{};
-  std::set<std::string> policies_used;   // policies some case needed
-  std::vector<CaseResult> failures;      // every Fail and TargetError, in record order
-  std::map<std::string, size_t> judged_tags;  // tag -> judged cases (Untested excluded) carrying it
-  std::string target_problem;            // the target died/hung/lied: why, naming the first case ID
-  std::vector<std::string> diagnosis;    // lines grouping failures by tag with the likely cause
-  bool declares_tag = false;             // the suite declares the --tag replayed (none: every suite does)
-  size_t total() const;
-  size_t failed() const { return counts[size_t(Verdict::Fail)] + counts[size_t(Verdict::TargetError)]; }
-};
-
-struct ReplayResult {
-  std::string manifest_sha256;           // of MANIFEST.json's bytes
-  std::string target_name, target_version;
-  std::vector<SuiteResult> suites;
-  std::vector<std::string> required;     // --require entries (runners/scope.h): unmet is not conformant
-  // Some case judged; no failure or target error in any suite; every requirement met.
-  bool conformant() const;
 };
 
 // Reads and verifies <dir>/MANIFEST.json through corpus/manifest.h: every listed file present with

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "runners/replay.h"
+#include "runners/results.h"
 
 namespace nc::runners {
 

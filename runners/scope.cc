@@ -92,4 +92,14 @@ std::string verdict_line(const ReplayResult& r, bool conformant) {
   return "NOT CONFORMANT: " + why + (s.judged_cases ? "; judged " : "; ") + scope;
 }
 
+bool ReplayResult::conformant() const {
+  size_t judged = 0;
+  for (const SuiteResult& s : suites) {
+    if (s.failed() || !s.target_problem.empty()) return false;
+    judged += s.total() - s.counts[size_t(Verdict::Untested)];
+  }
+  // A target that provided nothing the corpus tests has not shown conformance.
+  return judged > 0 && scope_of(*this).unmet.empty();
+}
+
 }  // namespace nc::runners

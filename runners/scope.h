@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "runners/replay.h"
+#include "runners/results.h"
 
 namespace nc::runners {
 

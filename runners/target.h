@@ -4,7 +4,6 @@
 // from a dead target (crash, hang, lying output: the rest of the suite is lost, the run goes on).
 #pragma once
 
-#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -62,23 +61,6 @@ class Target {
   virtual std::string name() const = 0;     // self-reported, valid after start()
   virtual std::string version() const = 0;
 };
-
-struct TargetOptions {
-  double timeout_s = 10;       // per response, for pipe and plugin targets
-  std::string plugin_host;     // the ninfer-conform executable that runs `plugin-host PATH.so`
-};
-
-// "cpu" (when the codec plugin table is built in), "pipe:COMMAND", "plugin:PATH.so". The plugin
-// form runs `<plugin_host> plugin-host PATH.so` as a pipe target, so a crash or hang in the plugin
-// costs it a suite, never the run. nullptr and *why on a bad spec.
-std::unique_ptr<Target> make_target(const std::string& spec, const TargetOptions& options, std::string* why);
-// "cuda" and "cuda-fastmath" as the plugin:PATH of the CUDA plugins this build made (kernels/);
-// any other spec unchanged.
-std::string named_plugin_target(const std::string& spec);
-// The in-process target over an ABI table (the `cpu` target; tests wrap their own tables).
-std::unique_ptr<Target> make_abi_target(const nc_plugin_v1* table);
-// Quotes s for /bin/sh.
-std::string shell_quote(const std::string& s);
 
 // Request line as sent on the pipe ("decode E4M3FN 7e 01").
 std::string request_line(const Request& r);

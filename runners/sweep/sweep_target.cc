@@ -11,6 +11,7 @@
 #include "runners/children.h"
 #include "runners/sweep/pipe_table.h"
 #include "runners/target.h"
+#include "runners/target_factory.h"
 #ifdef NC_HAVE_CODEC_PLUGIN
 #include "codec/codec_plugin.h"
 #endif

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "runners/pipe_target.h"
+#include "runners/target_factory.h"
 #include "runners/tokens.h"
 
 namespace {

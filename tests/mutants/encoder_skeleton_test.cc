@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "runners/mutants/encoder_skeleton.h"
+#include "targets/mutants/encoder_skeleton.h"
 
 namespace {
 using nc::mutants::canonical_steps;

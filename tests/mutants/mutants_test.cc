@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "runners/mutants/encoder_skeleton.h"
-#include "runners/mutants/mutant.h"
-#include "runners/mutants/words.h"
+#include "targets/mutants/encoder_skeleton.h"
+#include "targets/mutants/mutant.h"
+#include "targets/mutants/words.h"
 #ifdef NC_TEST_HAVE_CODEC
 #include "codec/codec_plugin.h"
 #endif
@@ -160,7 +160,7 @@ TEST_CASE("catalogue: at least 30 distinct non-equivalent mutants, each document
     if (!m.equivalence_proof) live.insert(m.info.name);
   });
   CHECK(live.size() >= 30);
-  // The build's plugin list (runners/mutants/CMakeLists.txt) is exactly the non-equivalent set.
+  // The build's plugin list (targets/mutants/CMakeLists.txt) is exactly the non-equivalent set.
   std::set<std::string> built;
   std::istringstream in(NC_MUTANT_PLUGIN_LIST);
   for (std::string s; in >> s;) built.insert(s);

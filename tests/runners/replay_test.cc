@@ -14,6 +14,7 @@
 #include "runners/replay.h"
 #include "runners/report.h"
 #include "runners/sweep/sweep_target.h"
+#include "runners/target_factory.h"
 
 using namespace nc::runners;
 using namespace nc::runners::test;

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "runners/mutants/geometry.h"
-#include "runners/mutants/mutant.h"
+#include "targets/mutants/geometry.h"
+#include "targets/mutants/mutant.h"
 
 namespace nc::mutants {
 namespace {

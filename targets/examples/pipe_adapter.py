@@ -4,7 +4,7 @@
 It implements `decode` for every word type straight from the spec (numeric-formats.txt sections
 3.1, 3.3, 5) and answers `unsupported` to everything else. Run it with
 
-    ninfer-conform replay --target 'pipe:python3 runners/examples/pipe_adapter.py' --suite 'decode.*'
+    ninfer-conform replay --target 'pipe:python3 targets/examples/pipe_adapter.py' --suite 'decode.*'
 """
 import sys
 

@@ -1,4 +1,4 @@
-#include "runners/mutants/mutant.h"
+#include "targets/mutants/mutant.h"
 
 namespace nc::mutants {
 namespace {

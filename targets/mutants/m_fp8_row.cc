@@ -3,8 +3,8 @@
 #include <cmath>
 #include <vector>
 
-#include "runners/mutants/mutant.h"
-#include "runners/mutants/words.h"
+#include "targets/mutants/mutant.h"
+#include "targets/mutants/words.h"
 
 namespace nc::mutants {
 namespace {

@@ -1,7 +1,7 @@
 // The entry points of one mutant plugin .so: built once per mutant with NC_MUTANT_NAME defined.
 // The table is the codec's (the correct implementation) with the mutant's one entry replaced.
 #include "codec/codec_plugin.h"
-#include "runners/mutants/mutant.h"
+#include "targets/mutants/mutant.h"
 
 #ifndef NC_MUTANT_NAME
 #error "NC_MUTANT_NAME must name a catalogue entry"

@@ -2,8 +2,8 @@
 // word type delegated to the base table.
 #include <cmath>
 
-#include "runners/mutants/mutant.h"
-#include "runners/mutants/words.h"
+#include "targets/mutants/mutant.h"
+#include "targets/mutants/words.h"
 
 namespace nc::mutants {
 namespace {

@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "include/ninfer_conform/plugin.h"
-#include "runners/mutants/mutant_abi.h"
+#include "include/ninfer_conform/mutant_info.h"
 
 namespace nc::mutants {
 

@@ -7,7 +7,7 @@ float16 array to NumPy, and every converter that writes F16 weights with `astype
   overflow to infinity, so it is offered as F32_TO_F16_RNE; its NaN results are NumPy's.
 - float16 -> float32 is `astype(np.float32)`, offered as decode F16; its NaN results are NumPy's.
 - NumPy has no bfloat16 or 8-bit float types: nothing else is provided.
-Run with the project venv's python: .venv/bin/python runners/thirdparty/numpy_adapter.py
+Run with the project venv's python: .venv/bin/python targets/thirdparty/numpy_adapter.py
 """
 import importlib.metadata as md
 import os

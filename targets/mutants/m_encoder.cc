@@ -3,9 +3,9 @@
 // should kill them are the encoder suites (encode.*), by the tag named in each entry.
 #include <cmath>
 
-#include "runners/mutants/encoder_skeleton.h"
-#include "runners/mutants/mutant.h"
-#include "runners/mutants/words.h"
+#include "targets/mutants/encoder_skeleton.h"
+#include "targets/mutants/mutant.h"
+#include "targets/mutants/words.h"
 
 namespace nc::mutants {
 namespace {

@@ -6,8 +6,8 @@
 #include <string_view>
 
 #include "registry/registry.h"
-#include "runners/mutants/mutant.h"
-#include "runners/mutants/words.h"
+#include "targets/mutants/mutant.h"
+#include "targets/mutants/words.h"
 
 namespace nc::mutants {
 namespace {

@@ -11,7 +11,7 @@ Conventions of this library, isolated here:
   is offered as F32_TO_E2M1_RNE_SATFINITE (its NaN result is whatever ml_dtypes picks).
 - float32 -> bfloat16: F32_TO_BF16_RNE; NaN handling as ml_dtypes does it.
 - binary16 is numpy's, not ml_dtypes', so F16 is not provided.
-Run with the project venv's python: .venv/bin/python runners/thirdparty/ml_dtypes_adapter.py
+Run with the project venv's python: .venv/bin/python targets/thirdparty/ml_dtypes_adapter.py
 """
 import functools
 import importlib.metadata as md

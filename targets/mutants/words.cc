@@ -1,4 +1,4 @@
-#include "runners/mutants/words.h"
+#include "targets/mutants/words.h"
 
 #include <cmath>
 

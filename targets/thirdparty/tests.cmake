@@ -13,14 +13,14 @@ foreach(pair IN ITEMS cuda_host:CUDA_HOST eigen:EIGEN fp16:FP16 gcc_float16_soft
   endif()
 endforeach()
 if(TARGET nc_tp_cuda_host)
-  list(APPEND nc_tp_tests cuda_host_test.cc)
+  list(APPEND nc_tp_tests ${CMAKE_CURRENT_LIST_DIR}/cuda_host_test.cc)
 endif()
-list(APPEND nc_tp_tests eigen_test.cc fp16_test.cc)
+list(APPEND nc_tp_tests ${CMAKE_CURRENT_LIST_DIR}/eigen_test.cc ${CMAKE_CURRENT_LIST_DIR}/fp16_test.cc)
 if(TARGET nc_tp_highway_sse4)
-  list(APPEND nc_tp_tests highway_test.cc)
+  list(APPEND nc_tp_tests ${CMAKE_CURRENT_LIST_DIR}/highway_test.cc)
 endif()
 if(TARGET nc_tp_gcc_float16_soft)
-  list(APPEND nc_tp_tests gcc_float16_test.cc avx512_bf16_test.cc)
+  list(APPEND nc_tp_tests ${CMAKE_CURRENT_LIST_DIR}/gcc_float16_test.cc ${CMAKE_CURRENT_LIST_DIR}/avx512_bf16_test.cc)
 endif()
 
 add_executable(nc_thirdparty_adapter_tests ${nc_tp_tests})
@@ -41,7 +41,7 @@ endif()
 # The Python pipe adapters, run by the project venv (scripts/install-thirdparty). Without the venv
 # the test reports SKIPPED (exit 77) and says how to create it; scripts/test always creates it.
 add_test(NAME "thirdparty: ml_dtypes, gfloat, numpy, gguf and pyarrow pipe adapters"
-         COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/pipe_adapters_test.py
+         COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/pipe_adapters_test.py
                  ${PROJECT_SOURCE_DIR})
 set_tests_properties("thirdparty: ml_dtypes, gfloat, numpy, gguf and pyarrow pipe adapters" PROPERTIES
                      LABELS thirdparty SKIP_RETURN_CODE 77 TIMEOUT 60)
@@ -51,7 +51,7 @@ set_tests_properties("thirdparty: ml_dtypes, gfloat, numpy, gguf and pyarrow pip
 foreach(adapter pytorch pytorch-strided jax openvino onnxruntime onnx-reference torchao
                 compressed-tensors modelopt)
   add_test(NAME "thirdparty: ${adapter} pipe adapter"
-           COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/framework_adapters_test.py
+           COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/framework_adapters_test.py
                    ${PROJECT_SOURCE_DIR} ${adapter})
   set_tests_properties("thirdparty: ${adapter} pipe adapter" PROPERTIES
                        LABELS thirdparty SKIP_RETURN_CODE 77 TIMEOUT 300)
@@ -61,7 +61,7 @@ endforeach()
 # the GCC-only x86 adapters it certifies: not in clang builds such as the asan preset).
 if(TARGET ninfer-conform AND TARGET nc_tp_avx512_bf16)
   add_test(NAME "thirdparty: certification check detects changed findings"
-           COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/certify_check_test.py
+           COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/certify_check_test.py
                    $<TARGET_FILE:ninfer-conform> ${PROJECT_BINARY_DIR})
   set_tests_properties("thirdparty: certification check detects changed findings" PROPERTIES
                        LABELS thirdparty TIMEOUT 60)
@@ -77,7 +77,7 @@ if(TARGET ninfer-conform AND TARGET nc_tp_avx512_bf16)
                pytorch pytorch-strided jax openvino onnxruntime onnx-reference torchao compressed-tensors
                modelopt)
     add_test(NAME "thirdparty certification: ${impl}"
-             COMMAND python3 ${PROJECT_SOURCE_DIR}/runners/thirdparty/certify.py
+             COMMAND python3 ${PROJECT_SOURCE_DIR}/targets/thirdparty/certify.py
                      --cli $<TARGET_FILE:ninfer-conform> --build ${PROJECT_BINARY_DIR} ${impl} --check)
     set_tests_properties("thirdparty certification: ${impl}" PROPERTIES
                          LABELS thirdparty SKIP_RETURN_CODE 77 TIMEOUT 900)
@@ -88,7 +88,7 @@ if(TARGET ninfer-conform AND TARGET nc_tp_avx512_bf16)
   foreach(impl pytorch pytorch-strided jax openvino onnxruntime onnx-reference numpy gguf
                highway-sse4 highway-avx2)
     add_test(NAME "thirdparty certification, certificate sweeps: ${impl}"
-             COMMAND python3 ${PROJECT_SOURCE_DIR}/runners/thirdparty/certify.py
+             COMMAND python3 ${PROJECT_SOURCE_DIR}/targets/thirdparty/certify.py
                      --cli $<TARGET_FILE:ninfer-conform> --build ${PROJECT_BINARY_DIR} ${impl} --check --full)
     set_tests_properties("thirdparty certification, certificate sweeps: ${impl}" PROPERTIES
                          LABELS long SKIP_RETURN_CODE 77 TIMEOUT 7200)

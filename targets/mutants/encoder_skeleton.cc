@@ -1,10 +1,10 @@
-#include "runners/mutants/encoder_skeleton.h"
+#include "targets/mutants/encoder_skeleton.h"
 
 #include <cmath>
 #include <vector>
 
-#include "runners/mutants/mutant.h"
-#include "runners/mutants/words.h"
+#include "targets/mutants/mutant.h"
+#include "targets/mutants/words.h"
 
 namespace nc::mutants {
 

@@ -8,7 +8,7 @@ isolated here:
 - float32 -> halffloat is offered as F32_TO_F16_RNE; its NaN results are Arrow's.
 - halffloat -> float32 is offered as decode F16.
 - Arrow has no bfloat16 or 8-bit float types: nothing else is provided.
-Run with the project venv's python: .venv/bin/python runners/thirdparty/pyarrow_adapter.py
+Run with the project venv's python: .venv/bin/python targets/thirdparty/pyarrow_adapter.py
 """
 import importlib.metadata as md
 import os

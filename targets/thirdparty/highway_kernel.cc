@@ -1,5 +1,5 @@
 // Google Highway's vector float conversions, compiled for ONE static target chosen by this file's
-// compile flags (runners/thirdparty/CMakeLists.txt builds it twice: SSE4 and AVX2), so that the
+// compile flags (targets/thirdparty/CMakeLists.txt builds it twice: SSE4 and AVX2), so that the
 // certificate names the code path it judged instead of whatever a run-time dispatcher picks on the
 // machine at hand. Only highway.cc calls in here, after checking that the CPU has the target.
 //

@@ -3,9 +3,9 @@
 #include <cmath>
 #include <vector>
 
-#include "runners/mutants/geometry.h"
-#include "runners/mutants/mutant.h"
-#include "runners/mutants/words.h"
+#include "targets/mutants/geometry.h"
+#include "targets/mutants/mutant.h"
+#include "targets/mutants/words.h"
 
 namespace nc::mutants {
 namespace {

@@ -1,4 +1,4 @@
-#include "runners/mutants/geometry.h"
+#include "targets/mutants/geometry.h"
 
 namespace nc::mutants {
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Tests the certification check (runners/thirdparty/certify.py) end to end with the real
+"""Tests the certification check (targets/thirdparty/certify.py) end to end with the real
 `ninfer-conform certify` on a small hand-derived fixture corpus: recording findings, an unchanged
 re-run passing, and a changed finding (a failing case ID, a verdict) failing the check, also where
 the certificate lists only some of a suite's failures.

@@ -1,8 +1,8 @@
 /* What a mutant plugin says about itself, beside the ordinary plugin entry point: the
  * `ninfer-conform mutants` command dlopens each mutant .so, reads this, and replays the corpus
  * suites it names against the plugin. C, like include/ninfer_conform/plugin.h. */
-#ifndef NINFER_CONFORM_MUTANT_ABI_H
-#define NINFER_CONFORM_MUTANT_ABI_H
+#ifndef NINFER_CONFORM_MUTANT_INFO_H
+#define NINFER_CONFORM_MUTANT_INFO_H
 
 #ifdef __cplusplus
 extern "C" {
@@ -25,4 +25,4 @@ typedef const nc_mutant_info_v1* (*nc_mutant_info_entry_v1)(void);
 }
 #endif
 
-#endif /* NINFER_CONFORM_MUTANT_ABI_H */
+#endif /* NINFER_CONFORM_MUTANT_INFO_H */

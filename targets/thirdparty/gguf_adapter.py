@@ -11,7 +11,7 @@ conversion to a BF16 or F16 GGUF file makes for each tensor. Its conventions, is
   offered as F32_TO_F16_RNE and decode F16 so that the converter's whole path is on record.
 - GGML's block quantizations (Q4_0, Q8_0, K-quants, ...) are other formats than NInfer's grouped
   ones: nothing else is provided.
-Run with the project venv's python: .venv/bin/python runners/thirdparty/gguf_adapter.py
+Run with the project venv's python: .venv/bin/python targets/thirdparty/gguf_adapter.py
 """
 import functools
 import importlib.metadata as md
