@@ -163,7 +163,7 @@ int run_child(const std::vector<std::string>& args, const std::string& log) {
   argv.push_back(nullptr);
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0600);
   posix_spawn_file_actions_adddup2(&fa, 1, 2);
   pid_t pid;
   const int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
@@ -281,7 +281,7 @@ int mutants_command(int argc, char** argv) {
   Args a;
   if (!parse_args(argc, argv, &a)) return kExitUsage;
   std::string why;
-  if (!check_outputs({&a.json, &a.markdown}, &why))
+  if (!check_outputs({&a.json, &a.markdown}, &why, a.corpus.empty() ? std::string(NC_DEFAULT_CORPUS_DIR) : a.corpus))
     return std::fprintf(stderr, "ninfer-conform mutants: %s\n", why.c_str()), kExitUsage;
   const std::string self = self_path();
   if (a.dir.empty()) a.dir = self.substr(0, self.rfind('/')) + "/mutants";

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -85,15 +86,30 @@ bool write_all(int fd, const std::string& bytes) {
   return true;
 }
 
+namespace {
+
+// The umask, read from /proc (umask() would have to set it to read it, which races with threads
+// creating files); 022 where /proc does not say.
+mode_t process_umask() {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.starts_with("Umask:")) return mode_t(std::strtoul(line.c_str() + 6, nullptr, 8));
+  return 022;
+}
+
+}  // namespace
+
 Status write_file_atomic(const std::string& path, const std::string& bytes) {
+  // The temporary is created by mkostemp: a name no other user can predict, made with O_CREAT|O_EXCL,
+  // which never opens an existing file or follows a link planted in the folder (a `.NAME.tmp`
+  // symlink to somebody else's file is left alone). It gets the mode a new file would get
+  // (0666 less the umask), not mkstemp's 0600, then is renamed over `path`.
   fs::path p(path);
-  std::string tmp_name = ".";  // append(): GCC 12 -Wrestrict misfires on "." + s at -O3
-  tmp_name.append(p.filename().string());
-  tmp_name.append(".tmp");
-  std::string tmp = (p.parent_path() / tmp_name).string();
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return Error{tmp, 0, "", std::string("cannot create: ") + std::strerror(errno)};
-  if (!write_all(fd, bytes)) {
+  std::string tmp = (p.parent_path() / ("." + p.filename().string() + ".XXXXXX")).string();
+  int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
+  if (fd < 0) return Error{tmp, 0, "", std::string("cannot create a temporary file: ") + std::strerror(errno)};
+  if (::fchmod(fd, 0666 & ~process_umask()) != 0 || !write_all(fd, bytes)) {
     std::string why = std::strerror(errno);
     ::close(fd);
     ::unlink(tmp.c_str());
@@ -123,7 +139,7 @@ void step(const char* name) {
 
 // Creates `path` (which must not exist) with `bytes`, on disk before it returns.
 Status write_synced(const std::string& path, const std::string& bytes) {
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0) return Error{path, 0, "", std::string("cannot create: ") + std::strerror(errno)};
   if (!write_all(fd, bytes)) {
     std::string why = std::strerror(errno);
@@ -163,7 +179,7 @@ class CorpusLock {
     if (fd_ >= 0) ::close(fd_);
   }
   Status acquire(const fs::path& lock_file, const fs::path& corpus) {
-    fd_ = ::open(lock_file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    fd_ = ::open(lock_file.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd_ < 0) return Error{lock_file.string(), 0, "", std::string("cannot open: ") + std::strerror(errno)};
     if (::flock(fd_, LOCK_EX | LOCK_NB) == 0) return std::nullopt;
     if (errno == EWOULDBLOCK)
