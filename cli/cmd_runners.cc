@@ -159,7 +159,7 @@ const std::vector<std::string> kCertificateFiles = {"certificate.json", "certifi
 bool outputs_writable(Args& a, bool certify) {
   std::string why;
   const bool ok = check_outputs({&a.json, &a.junit}, &why, a.corpus) &&
-                  (!certify || (check_output_folder(a.out, &why) && check_not_in_corpus(a.out, a.corpus, &why) &&
+                  (!certify || (check_output_folder(a.out, &why) && check_not_in_corpus(a.out, a.corpus, &why, true) &&
                                 check_unit_destination(a.out, kCertificateFiles, &why)));
   if (!ok) std::fprintf(stderr, "ninfer-conform: %s\n", why.c_str());
   return ok;

@@ -12,6 +12,7 @@
 
 #include "cli/command.h"
 #include "corpus/official.h"
+#include "runners/children.h"
 
 namespace nc::cli {
 namespace {
@@ -81,6 +82,8 @@ int main(int argc, char** argv) {
   // IEEE 754's default one; threads started later inherit it (tests/fpenv).
   fesetenv(FE_DFL_ENV);
   occupy_closed_standard_descriptors();
+  // Escaped descendants of the targets this command runs come back here, and are ended with it.
+  nc::become_subreaper();
   if (argc < 2) {
     print_usage(stderr);
     return kExitUsage;
@@ -96,7 +99,11 @@ int main(int argc, char** argv) {
     return finish_standard_output(kExitOk);
   }
   for (const Command& c : commands())
-    if (c.name == name) return finish_standard_output(c.run(argc - 2, argv + 2));
+    if (c.name == name) {
+      const int rc = c.run(argc - 2, argv + 2);
+      nc::end_descendants();
+      return finish_standard_output(rc);
+    }
   std::fprintf(stderr, "ninfer-conform: unknown command '%s' (see ninfer-conform --help)\n", argv[1]);
   return kExitUsage;
 }

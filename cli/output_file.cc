@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "corpus/manifest.h"
 #include "corpus/writer.h"
 #include "runners/printable.h"
 
@@ -89,10 +90,14 @@ bool same_file_in(const std::string& path, const fs::path& corpus) {
 
 }  // namespace
 
-bool check_not_in_corpus(const std::string& path, const std::string& corpus, std::string* error) {
+bool check_not_in_corpus(const std::string& path, const std::string& corpus, std::string* error, bool folder) {
   if (corpus.empty() || path.empty() || path == "-") return true;
   const fs::path dir = where(corpus), p = where(path);
-  if (p == dir || is_within(p, dir) || same_file_in(path, dir))
+  // A report file may lie beside the suites (the reader ignores it) but must not be the manifest, a
+  // suite's name or any file the corpus holds; a folder (certify --out) may not be in the corpus at all.
+  const std::string name = p.filename().string();
+  const bool corpus_name = p.parent_path() == dir && (name == corpus::kManifestName || name.ends_with(".vec.zst"));
+  if (p == dir || (folder && is_within(p, dir)) || corpus_name || same_file_in(path, dir))
     return *error = reason(path, "is inside the corpus being read (" + runners::printable(corpus) + "); write it elsewhere"), false;
   return true;
 }

@@ -18,11 +18,12 @@ namespace nc::cli {
 // replay. When one is "-", standard output is kept for that report and what the command prints for
 // people goes to standard error. false with *error naming the path and the reason, or when two are "-".
 // Two paths naming one file (through links or not) are refused, and so, with `corpus`, is a path
-// inside the corpus folder being read or naming one of its files: a report must not replace what
+// that would replace the corpus being read (check_not_in_corpus): a report must not replace what
 // it reports on.
 bool check_outputs(std::initializer_list<const std::string*> outputs, std::string* error, const std::string& corpus = "");
-// false with *error when `path` is inside the corpus folder `corpus` or is one of its files.
-bool check_not_in_corpus(const std::string& path, const std::string& corpus, std::string* error);
+// false with *error when `path` is the corpus folder, its MANIFEST.json, a *.vec.zst name in it or
+// any file it holds (through links too); with `folder` (certify --out), anywhere inside it too.
+bool check_not_in_corpus(const std::string& path, const std::string& corpus, std::string* error, bool folder = false);
 // The same for a folder a command creates with its parents (certify --out, generate --out): it, or
 // the nearest of its ancestors that exists, is a writable folder.
 bool check_output_folder(const std::string& dir, std::string* error);

@@ -191,6 +191,16 @@ bool replay_suite(Target& target, corpus::SuiteReader& reader, const ReplayOptio
           for (size_t k = 0; k < n; ++k) {
             const corpus::Record& r = pool[k];
             const std::string_view actual = resp.token(k);
+            // Answer words are lowercase hex (runners/PIPE.md): "C0C00000" is a protocol error of
+            // the target, not a wrong value 0 ulp away.
+            if (type != ResultType::Text && type != ResultType::Integer &&
+                actual.find_first_of("ABCDEF") != std::string_view::npos) {
+              Judgement j;
+              j.verdict = Verdict::TargetError;
+              j.note = "protocol error: uppercase hex in an answer (answers are lowercase, runners/PIPE.md)";
+              record_case(r, j.verdict, actual, &j);
+              continue;
+            }
             Judgement j = judge(res.cap, type, r.fields[expect_col], r.fields[accept_col], actual, o.judge);
             record_case(r, j.verdict, actual, &j);
           }

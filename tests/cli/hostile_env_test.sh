@@ -46,13 +46,14 @@ ln -s "$work/victim" "$work/out1/.certificate.json.tmp"
 
 # 2. Reports inside the corpus being read, and two reports into one file, are refused.
 expect 2 "inside the corpus being read" replay --target cpu --corpus "$small" --json "$small/MANIFEST.json"
-expect 2 "inside the corpus being read" replay --target cpu --corpus "$small" --junit "$small/r.xml"
+expect 2 "inside the corpus being read" replay --target cpu --corpus "$small" --junit "$small/new.vec.zst"
 ln -s "$small/MANIFEST.json" "$work/m-link.json"
 expect 2 "inside the corpus being read" replay --target cpu --corpus "$small" --json "$work/m-link.json"
 expect 2 "inside the corpus being read" certify --target cpu --corpus "$small" --allow-modified-corpus --out "$small/cert"
+expect 2 "inside the corpus being read" certify --target cpu --corpus "$small" --allow-modified-corpus --out "$small"
 expect 2 "names the same file as" replay --target cpu --corpus "$small" --json "$work/x" --junit "$work/x"
 expect 2 "names the same file as" replay --target cpu --corpus "$small" --json "$work/x" --junit "$work/./x"
-[ -e "$small/r.xml" ] || [ -e "$work/x" ] && fail "a refused report was written"
+[ -e "$small/new.vec.zst" ] || [ -e "$work/x" ] && fail "a refused report was written"
 expect 0 "" replay --target cpu --corpus "$small" --jobs 1 --json /dev/null --junit /dev/null
 
 # 3. One manifest reader: not a regular file, too big, no suites; the text hash and the frame
@@ -134,6 +135,13 @@ CONFORMANT for all 57 suites"
 mkdir -p "$nl"
 expect 2 "" replay --target cpu --corpus "$nl"
 grep -q '^CONFORMANT for all 57 suites' "$work/out" "$work/err" && fail "a corpus path forged an output line"
+
+# 11. A sweep that shards itself from CI variables says so last, and certify refuses its report.
+cases=$((cases + 1))
+GTEST_TOTAL_SHARDS=4 GTEST_SHARD_INDEX=1 "$bin" sweep decode.E4M3FN --target cpu --jobs 1 --json "$work/shard.json" \
+  >"$work/out" 2>&1 || fail "a sharded sweep failed: $(head -c 300 "$work/out")"
+grep -q "^PARTIAL: shard 1/4 (from GoogleTest sharding" "$work/out" || fail "a sharded sweep does not say PARTIAL: $(tail -n 2 "$work/out")"
+expect 2 "only shard 1/4" certify --target cpu --corpus "$small" --allow-modified-corpus --jobs 1 --sweep-report "$work/shard.json" --out "$work/cert-shard"
 
 echo "$cases cases"
 [ $fails -eq 0 ] && echo "the runner holds in a hostile environment"
