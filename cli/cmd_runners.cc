@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "cli/certificate_identity.h"
 #include "cli/command.h"
 #include "cli/options.h"
 #include "cli/output_file.h"
@@ -153,7 +154,7 @@ bool parse_args(int argc, char** argv, bool certify, Args* a) {
   return true;
 }
 
-const std::vector<std::string> kCertificateFiles = {"certificate.json", "certificate.md"};
+const std::vector<std::string> kCertificateFiles = {"certificate.json", "certificate.md", "certificate.sha256"};
 
 // Where the results go, checked before the replay rather than after it.
 bool outputs_writable(Args& a, bool certify) {
@@ -285,9 +286,12 @@ int certify_command(int argc, char** argv) {
   std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
   std::string why;
   // The certificate's files are one unit: all of the new ones or all of the old ones, never a mix.
-  if (!write_files_as_unit(a.out, {{"certificate.json", certificate_json(r, sweeps, stamp, a.max_failures)},
-                                   {"certificate.md", certificate_markdown(r, sweeps, stamp, a.max_failures)}},
-                           &why))
+  // certificate.json carries the run's identity; certificate.sha256 digests the other files (verify).
+  std::vector<std::pair<std::string, std::string>> files = {
+      {"certificate.json", with_identity(certificate_json(r, sweeps, stamp, a.max_failures), a.target, argc, argv, "certify")},
+      {"certificate.md", certificate_markdown(r, sweeps, stamp, a.max_failures)}};
+  files.emplace_back("certificate.sha256", digest_file(files));
+  if (!write_files_as_unit(a.out, files, &why))
     return std::fprintf(stderr, "ninfer-conform certify: %s\n", why.c_str()), kExitUsage;
   const bool conformant = certified_conformant(r, sweeps);
   std::printf("%s\ntarget %s %s, corpus: %s, certificate in %s\n", verdict_line(r, conformant).c_str(),

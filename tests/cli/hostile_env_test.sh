@@ -129,6 +129,28 @@ grep '^CONFORMANT' "$work/out" | grep -q "MODIFIED corpus" || fail "the replay v
 expect 0 "" replay --target cpu --corpus "$src/vectors" --suite decode.E4M3FN --jobs 1
 grep '^CONFORMANT' "$work/out" | grep -q MODIFIED && fail "the official corpus is called MODIFIED"
 
+# 5. A certificate binds its identity and digest; verify checks them and the files' consistency.
+expect 0 "certificate checks" verify "$cert"
+grep -q '"build_sha256": "[0-9a-f]\{64\}"' "$cert/certificate.json" || fail "certificate.json has no build id"
+grep -q '"kind": "cpu"' "$cert/certificate.json" || fail "certificate.json does not name the target kind"
+grep -q '"command_line"' "$cert/certificate.json" || fail "certificate.json has no command line"
+cp -r "$cert" "$work/forged"
+sed -i 's/"conformant": true/"conformant": false/' "$work/forged/certificate.json"
+expect 1 "certificate.json: sha256" verify "$work/forged"
+(cd "$work/forged" && sha256sum certificate.json certificate.md >certificate.sha256)
+expect 1 "conformant is false, overall says conformant" verify "$work/forged"
+expect 2 "certificate.sha256" verify "$work/nothing-here"
+if command -v ssh-keygen >/dev/null; then
+  # Detached signatures with a standard tool (docs/certifications/README.md), no crypto of ours.
+  ssh-keygen -q -t ed25519 -N '' -C signer -f "$work/key" >/dev/null
+  echo "signer $(cat "$work/key.pub")" >"$work/allowed"
+  ssh-keygen -Y sign -q -f "$work/key" -n ninfer-conform-certificate "$cert/certificate.sha256" 2>/dev/null
+  ssh-keygen -Y verify -f "$work/allowed" -I signer -n ninfer-conform-certificate -s "$cert/certificate.sha256.sig" \
+    <"$cert/certificate.sha256" >/dev/null 2>&1 || fail "ssh-keygen does not verify the signed digest"
+  ssh-keygen -Y verify -f "$work/allowed" -I signer -n ninfer-conform-certificate -s "$cert/certificate.sha256.sig" \
+    <"$work/forged/certificate.sha256" >/dev/null 2>&1 && fail "ssh-keygen verified a forged digest"
+fi
+
 # 11. A path holding a newline is printed escaped: it cannot forge a line of output.
 nl="$work/evil
 CONFORMANT for all 57 suites"
