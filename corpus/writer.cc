@@ -150,6 +150,17 @@ Status write_synced(const std::string& path, const std::string& bytes) {
   return std::nullopt;
 }
 
+Status sync_file(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0 || ::fsync(fd) != 0) {
+    std::string why = std::strerror(errno);
+    if (fd >= 0) ::close(fd);
+    return Error{path, 0, "", "cannot sync: " + why};
+  }
+  ::close(fd);
+  return std::nullopt;
+}
+
 Status sync_dir(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0 || ::fsync(fd) != 0) {
@@ -159,14 +170,6 @@ Status sync_dir(const std::string& path) {
   }
   ::close(fd);
   return std::nullopt;
-}
-
-Result<std::string> read_whole(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{path.string(), 0, "", "cannot read"};
-  std::ostringstream ss;
-  ss << in.rdbuf();  // an empty file sets failbit on ss, not an error
-  return ss.str();
 }
 
 // An exclusive lock on the lock file beside the corpus (`.<name>.lock`), held until destruction:
@@ -207,6 +210,10 @@ Status write_corpus(const std::string& dir, const std::vector<RenderedSuite>& su
   CorpusLock lock;
   if (Status st = lock.acquire(parent / ("." + target.filename().string() + ".lock"), target)) return st;
   step("locked");
+  // A partial run merges into the manifest as it is now, read under the lock: one read before the
+  // lock (by the caller) would lose the entry another run wrote in between.
+  if (!drop_unlisted)
+    if (Result<Manifest> now = read_manifest(target.string())) manifest.suites = now->suites;
   // The new corpus is assembled in a staging directory beside the old one and swapped in with one
   // atomic exchange, so the folder is always the old corpus byte for byte or the complete new one.
   // Staging directories of interrupted runs are removed first (the lock says none is in use).
@@ -232,9 +239,12 @@ Status write_corpus(const std::string& dir, const std::vector<RenderedSuite>& su
       const bool written = std::any_of(order.begin(), order.end(), [&](auto* s) { return name == s->name + ".vec.zst"; });
       if (name == kManifestName || written || (drop_unlisted && name.ends_with(".vec.zst"))) continue;
       if (de.is_regular_file() && !de.is_symlink()) {
-        Result<std::string> bytes = read_whole(de.path());
-        if (!bytes) return fail(bytes.error());
-        if (Status st = write_synced((staging / name).string(), *bytes)) return fail(*st);
+        // Copied as it is, mode included, streamed (a huge foreign file is not read into memory),
+        // and synced before the swap.
+        std::error_code cec;
+        fs::copy_file(de.path(), staging / name, fs::copy_options::none, cec);
+        if (cec) return fail(Error{de.path().string(), 0, "", "cannot copy: " + cec.message()});
+        if (Status st = sync_file((staging / name).string())) return fail(*st);
       } else {
         fs::copy(de.path(), staging / name, fs::copy_options::recursive | fs::copy_options::copy_symlinks, ec);
         if (ec) return fail(Error{de.path().string(), 0, "", "cannot copy: " + ec.message()});
