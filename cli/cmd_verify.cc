@@ -58,7 +58,14 @@ std::string with_identity(const std::string& certificate_json, const std::string
   if (j.contains("target")) t["reports"] = j["target"];  // the name and version the target gave in hello
   id["target"] = t;
   nlohmann::ordered_json cmd = nlohmann::ordered_json::array({"ninfer-conform", command});
-  for (int i = 0; i < argc; ++i) cmd.push_back(argv[i]);
+  // Where the certificate was written is not part of what it certifies: --out's value is DIR, so
+  // two certifications of one target into two folders give the same bytes, timestamp aside.
+  for (int i = 0; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.rfind("--out=", 0) == 0) cmd.push_back("--out=DIR");
+    else if (i > 0 && std::string(argv[i - 1]) == "--out") cmd.push_back("DIR");
+    else cmd.push_back(arg);
+  }
   id["command_line"] = cmd;
   struct utsname u {};
   uname(&u);

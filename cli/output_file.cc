@@ -71,17 +71,15 @@ fs::path where(const std::string& path) {
   return ec ? fs::absolute(path, ec).lexically_normal() : p;
 }
 
-bool is_within(const fs::path& p, const fs::path& dir) {
-  const fs::path rel = p.lexically_relative(dir);
-  return !rel.empty() && *rel.begin() != "..";
-}
-
-// An existing regular file that is one of the corpus's own (a hard or symbolic link to it counts).
+// An existing regular file that is the corpus's manifest or one of its suite files (a hard or
+// symbolic link to one counts).
 bool same_file_in(const std::string& path, const fs::path& corpus) {
   struct stat out;
   if (stat(path.c_str(), &out) != 0 || !S_ISREG(out.st_mode)) return false;
   std::error_code ec;
   for (const auto& de : fs::directory_iterator(corpus, ec)) {
+    const std::string name = de.path().filename().string();
+    if (name != corpus::kManifestName && !name.ends_with(".vec.zst")) continue;  // a report beside the suites
     struct stat st;
     if (stat(de.path().c_str(), &st) == 0 && st.st_dev == out.st_dev && st.st_ino == out.st_ino) return true;
   }
@@ -94,10 +92,12 @@ bool check_not_in_corpus(const std::string& path, const std::string& corpus, std
   if (corpus.empty() || path.empty() || path == "-") return true;
   const fs::path dir = where(corpus), p = where(path);
   // A report file may lie beside the suites (the reader ignores it) but must not be the manifest, a
-  // suite's name or any file the corpus holds; a folder (certify --out) may not be in the corpus at all.
+  // suite's name or any file the corpus holds; a folder (certify --out) must not be the corpus
+  // folder itself, which the certificate's staged swap would replace.
   const std::string name = p.filename().string();
   const bool corpus_name = p.parent_path() == dir && (name == corpus::kManifestName || name.ends_with(".vec.zst"));
-  if (p == dir || (folder && is_within(p, dir)) || corpus_name || same_file_in(path, dir))
+  (void)folder;
+  if (p == dir || corpus_name || same_file_in(path, dir))
     return *error = reason(path, "is inside the corpus being read (" + runners::printable(corpus) + "); write it elsewhere"), false;
   return true;
 }

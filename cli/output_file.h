@@ -22,7 +22,7 @@ namespace nc::cli {
 // it reports on.
 bool check_outputs(std::initializer_list<const std::string*> outputs, std::string* error, const std::string& corpus = "");
 // false with *error when `path` is the corpus folder, its MANIFEST.json, a *.vec.zst name in it or
-// any file it holds (through links too); with `folder` (certify --out), anywhere inside it too.
+// any file it holds (through links too). A folder (certify --out) may be a subfolder of the corpus.
 bool check_not_in_corpus(const std::string& path, const std::string& corpus, std::string* error, bool folder = false);
 // The same for a folder a command creates with its parents (certify --out, generate --out): it, or
 // the nearest of its ancestors that exists, is a writable folder.
