@@ -60,7 +60,7 @@ int mutants_command(int argc, char** argv) {
   Args a;
   if (!parse_args(argc, argv, &a)) return kExitUsage;
   std::string why;
-  if (!check_outputs({&a.json, &a.markdown}, &why))
+  if (!check_outputs({&a.json, &a.markdown}, &why, a.corpus.empty() ? std::string(NC_DEFAULT_CORPUS_DIR) : a.corpus))
     return std::fprintf(stderr, "ninfer-conform mutants: %s\n", why.c_str()), kExitUsage;
   const std::string self = self_path();
   if (a.dir.empty()) a.dir = self.substr(0, self.rfind('/')) + "/mutants";

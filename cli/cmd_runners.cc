@@ -16,12 +16,14 @@
 #include <thread>
 #include <vector>
 
+#include "cli/certificate_identity.h"
 #include "cli/command.h"
 #include "cli/options.h"
 #include "cli/output_file.h"
 #include "corpus/official.h"
 #include "runners/abi_host.h"
 #include "runners/certificate.h"
+#include "runners/printable.h"
 #include "runners/replay.h"
 #include "runners/report.h"
 #include "runners/scope.h"
@@ -153,10 +155,14 @@ bool parse_args(int argc, char** argv, bool certify, Args* a) {
   return true;
 }
 
+const std::vector<std::string> kCertificateFiles = {"certificate.json", "certificate.md", "certificate.sha256"};
+
 // Where the results go, checked before the replay rather than after it.
 bool outputs_writable(Args& a, bool certify) {
   std::string why;
-  const bool ok = check_outputs({&a.json, &a.junit}, &why) && (!certify || check_output_folder(a.out, &why));
+  const bool ok = check_outputs({&a.json, &a.junit}, &why, a.corpus) &&
+                  (!certify || (check_output_folder(a.out, &why) && check_not_in_corpus(a.out, a.corpus, &why, true) &&
+                                check_unit_destination(a.out, kCertificateFiles, &why)));
   if (!ok) std::fprintf(stderr, "ninfer-conform: %s\n", why.c_str());
   return ok;
 }
@@ -237,7 +243,7 @@ int certify_command(int argc, char** argv) {
                         "ninfer-conform certify: %s is not the official corpus: its manifest sha256 is %s, the\n"
                         "corpus this build ships has %s. Certify on the official corpus, or pass\n"
                         "--allow-modified-corpus (the certificate then says MODIFIED).\n",
-                        a.corpus.c_str(), sha.c_str(), corpus::official_manifest_sha256()),
+                        printable(a.corpus).c_str(), sha.c_str(), corpus::official_manifest_sha256()),
            kExitUsage;
   ReplayResult r;
   if (int rc = run_replay(a, &r); rc >= 0) return rc;
@@ -276,19 +282,22 @@ int certify_command(int argc, char** argv) {
       sweeps.push_back({s.domain, std::move(s), ""});
     }
   }
-  if (std::error_code ec; !std::filesystem::create_directories(a.out, ec) && ec)
-    return std::fprintf(stderr, "ninfer-conform certify: %s: %s\n", a.out.c_str(), ec.message().c_str()), kExitUsage;
   char stamp[32];
   std::time_t now = std::time(nullptr);
   std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
   std::string why;
-  if (!write_output(a.out + "/certificate.json", certificate_json(r, sweeps, stamp, a.max_failures), &why) ||
-      !write_output(a.out + "/certificate.md", certificate_markdown(r, sweeps, stamp, a.max_failures), &why))
-    return std::fprintf(stderr, "ninfer-conform: %s\n", why.c_str()), kExitUsage;
+  // The certificate's files are one unit: all of the new ones or all of the old ones, never a mix.
+  // certificate.json carries the run's identity; certificate.sha256 digests the other files (verify).
+  std::vector<std::pair<std::string, std::string>> files = {
+      {"certificate.json", with_identity(certificate_json(r, sweeps, stamp, a.max_failures), a.target, argc, argv, "certify")},
+      {"certificate.md", certificate_markdown(r, sweeps, stamp, a.max_failures)}};
+  files.emplace_back("certificate.sha256", digest_file(files));
+  if (!write_files_as_unit(a.out, files, &why))
+    return std::fprintf(stderr, "ninfer-conform certify: %s\n", why.c_str()), kExitUsage;
   const bool conformant = certified_conformant(r, sweeps);
   std::printf("%s\ntarget %s %s, corpus: %s, certificate in %s\n", verdict_line(r, conformant).c_str(),
               r.target_name.c_str(), r.target_version.c_str(), corpus::provenance(r.manifest_sha256).c_str(),
-              a.out.c_str());
+              printable(a.out).c_str());
   return conformant ? kExitOk : kExitNonConformant;
 }
 

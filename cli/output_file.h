@@ -7,6 +7,8 @@
 
 #include <initializer_list>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace nc::cli {
 
@@ -15,10 +17,26 @@ namespace nc::cli {
 // read-only folder or a directory in the way is a usage error found at once, not after an hour's
 // replay. When one is "-", standard output is kept for that report and what the command prints for
 // people goes to standard error. false with *error naming the path and the reason, or when two are "-".
-bool check_outputs(std::initializer_list<const std::string*> outputs, std::string* error);
+// Two paths naming one file (through links or not) are refused, and so, with `corpus`, is a path
+// that would replace the corpus being read (check_not_in_corpus): a report must not replace what
+// it reports on.
+bool check_outputs(std::initializer_list<const std::string*> outputs, std::string* error, const std::string& corpus = "");
+// false with *error when `path` is the corpus folder, its MANIFEST.json, a *.vec.zst name in it or
+// any file it holds (through links too). A folder (certify --out) may be a subfolder of the corpus.
+bool check_not_in_corpus(const std::string& path, const std::string& corpus, std::string* error, bool folder = false);
 // The same for a folder a command creates with its parents (certify --out, generate --out): it, or
 // the nearest of its ancestors that exists, is a writable folder.
 bool check_output_folder(const std::string& dir, std::string* error);
+
+// The files of one certificate, written into `dir` as one unit: staged in a fresh folder beside it
+// and swapped in with one atomic exchange (renameat2), so a reader sees all the old files or all the
+// new ones, and a full disk or a kill changes nothing. What else `dir` holds is carried over; a
+// folder too big to carry (over 64 MiB, or not ours) gets the files renamed in one after another,
+// all written first. A destination file that exists and is not a regular file (a FIFO, a link) is
+// refused before anything is written.
+bool write_files_as_unit(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files,
+                         std::string* error);
+bool check_unit_destination(const std::string& dir, const std::vector<std::string>& names, std::string* error);
 
 bool write_output(const std::string& path, const std::string& bytes, std::string* error);
 

@@ -80,11 +80,14 @@ Result<Manifest> parse_manifest(const std::string& text, const std::string& name
   return m;
 }
 
-Result<Manifest> read_manifest(const std::string& dir) {
+Result<Manifest> read_manifest(const std::string& dir, std::string* sha256) {
   const std::string path = (fs::path(dir) / kManifestName).string();
-  Result<std::string> text = read_file(path);  // a regular file, or the reason it cannot be read
+  Result<std::string> text = read_file(path, kMaxManifestBytes);  // a regular file, or the reason it cannot be read
   if (!text) return text.error();
-  return parse_manifest(*text, path);
+  if (sha256) *sha256 = sha256_hex(*text);
+  Result<Manifest> m = parse_manifest(*text, path);
+  if (m && m->suites.empty()) return Error{path, 0, "", "lists no suites (a corpus holds at least one)"};
+  return m;
 }
 
 namespace {

@@ -39,7 +39,13 @@ struct Manifest {
 // Canonical JSON text (2-space indent, keys in a fixed order, trailing newline).
 std::string manifest_json(const Manifest& m);
 Result<Manifest> parse_manifest(const std::string& json_text, const std::string& name);
-Result<Manifest> read_manifest(const std::string& dir);
+// The largest MANIFEST.json any command reads (vectors/FORMAT.md): some 50 times the official one.
+inline constexpr uint64_t kMaxManifestBytes = uint64_t(1) << 20;
+// The one manifest reader of every command (replay, certify, lint, show, generate, diff, sweep
+// findings): DIR/MANIFEST.json must be a regular file (a FIFO, a device or a directory is refused
+// without blocking), at most kMaxManifestBytes, parse, and list at least one suite. With `sha256`,
+// the SHA-256 of the bytes parsed (the corpus's identity), so no command hashes a second read.
+Result<Manifest> read_manifest(const std::string& dir, std::string* sha256 = nullptr);
 
 // Checks every listed suite in `dir`: present, sizes, compressed hash, uncompressed hash and
 // record count (by reading it through SuiteReader, which validates it too). Also flags

@@ -24,11 +24,9 @@ std::string provenance(const std::string& manifest_sha256) {
 }
 
 std::string manifest_sha256_of(const std::string& dir) {
-  std::ifstream f(dir + "/" + kManifestName, std::ios::binary);
-  if (!f) return "";
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return sha256_hex(ss.str());
+  // Through the one manifest reader: never a FIFO, a device or an oversized file.
+  std::string sha;
+  return read_manifest(dir, &sha) ? sha : std::string();
 }
 
 }  // namespace nc::corpus

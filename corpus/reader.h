@@ -70,15 +70,16 @@ class SuiteReader {
   };
 
   // Whether the uncompressed text is hashed too: verify_corpus, lint and generate --check compare
-  // it with the manifest; replay skips it, having matched the compressed bytes, which decompress
-  // to exactly one text, with the manifest before reading (corpus/manifest.h verify_files).
+  // it with the manifest, and so does replay, so that a manifest whose text_sha256 contradicts its
+  // compressed_sha256 is refused by every command alike (issue 35).
   enum class TextHash { Compute, Skip };
   // Opens `path` (a .vec.zst file) and reads and validates the header. The file stem must be
   // the header's suite name.
   static Result<std::unique_ptr<SuiteReader>> open(const std::string& path, TextHash text_hash = TextHash::Compute);
   // The same over a file's bytes already read and matched to the manifest's `compressed_sha256`
-  // (by verify_files, which keeps them): decompressed without reading or hashing the file again,
-  // and without zstd's own frame checksum, which that match makes redundant (FrameChecksum).
+  // (by verify_files, which keeps them): decompressed without reading or hashing the file again.
+  // zstd's frame checksum is still checked: a manifest re-hashed over a damaged file must not pass
+  // replay where lint refuses it.
   static Result<std::unique_ptr<SuiteReader>> from_verified(std::string compressed, std::string compressed_sha256,
                                                            const std::string& path, TextHash text_hash);
   // Reads uncompressed text held in memory; `name` is used in errors.

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -85,15 +86,30 @@ bool write_all(int fd, const std::string& bytes) {
   return true;
 }
 
+namespace {
+
+// The umask, read from /proc (umask() would have to set it to read it, which races with threads
+// creating files); 022 where /proc does not say.
+mode_t process_umask() {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.starts_with("Umask:")) return mode_t(std::strtoul(line.c_str() + 6, nullptr, 8));
+  return 022;
+}
+
+}  // namespace
+
 Status write_file_atomic(const std::string& path, const std::string& bytes) {
+  // The temporary is created by mkostemp: a name no other user can predict, made with O_CREAT|O_EXCL,
+  // which never opens an existing file or follows a link planted in the folder (a `.NAME.tmp`
+  // symlink to somebody else's file is left alone). It gets the mode a new file would get
+  // (0666 less the umask), not mkstemp's 0600, then is renamed over `path`.
   fs::path p(path);
-  std::string tmp_name = ".";  // append(): GCC 12 -Wrestrict misfires on "." + s at -O3
-  tmp_name.append(p.filename().string());
-  tmp_name.append(".tmp");
-  std::string tmp = (p.parent_path() / tmp_name).string();
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return Error{tmp, 0, "", std::string("cannot create: ") + std::strerror(errno)};
-  if (!write_all(fd, bytes)) {
+  std::string tmp = (p.parent_path() / ("." + p.filename().string() + ".XXXXXX")).string();
+  int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
+  if (fd < 0) return Error{tmp, 0, "", std::string("cannot create a temporary file: ") + std::strerror(errno)};
+  if (::fchmod(fd, 0666 & ~process_umask()) != 0 || !write_all(fd, bytes)) {
     std::string why = std::strerror(errno);
     ::close(fd);
     ::unlink(tmp.c_str());
@@ -123,7 +139,7 @@ void step(const char* name) {
 
 // Creates `path` (which must not exist) with `bytes`, on disk before it returns.
 Status write_synced(const std::string& path, const std::string& bytes) {
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0) return Error{path, 0, "", std::string("cannot create: ") + std::strerror(errno)};
   if (!write_all(fd, bytes)) {
     std::string why = std::strerror(errno);
@@ -131,6 +147,17 @@ Status write_synced(const std::string& path, const std::string& bytes) {
     return Error{path, 0, "", "write failed: " + why};
   }
   if (::fsync(fd) != 0 || ::close(fd) != 0) return Error{path, 0, "", std::string("fsync/close failed: ") + std::strerror(errno)};
+  return std::nullopt;
+}
+
+Status sync_file(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0 || ::fsync(fd) != 0) {
+    std::string why = std::strerror(errno);
+    if (fd >= 0) ::close(fd);
+    return Error{path, 0, "", "cannot sync: " + why};
+  }
+  ::close(fd);
   return std::nullopt;
 }
 
@@ -145,14 +172,6 @@ Status sync_dir(const std::string& path) {
   return std::nullopt;
 }
 
-Result<std::string> read_whole(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{path.string(), 0, "", "cannot read"};
-  std::ostringstream ss;
-  ss << in.rdbuf();  // an empty file sets failbit on ss, not an error
-  return ss.str();
-}
-
 // An exclusive lock on the lock file beside the corpus (`.<name>.lock`), held until destruction:
 // one writer per corpus at a time. The file, not the parent directory, is locked, so corpora that
 // share a parent (two scratch corpora in /tmp) are written side by side; the corpus directory
@@ -163,7 +182,7 @@ class CorpusLock {
     if (fd_ >= 0) ::close(fd_);
   }
   Status acquire(const fs::path& lock_file, const fs::path& corpus) {
-    fd_ = ::open(lock_file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    fd_ = ::open(lock_file.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd_ < 0) return Error{lock_file.string(), 0, "", std::string("cannot open: ") + std::strerror(errno)};
     if (::flock(fd_, LOCK_EX | LOCK_NB) == 0) return std::nullopt;
     if (errno == EWOULDBLOCK)
@@ -191,6 +210,10 @@ Status write_corpus(const std::string& dir, const std::vector<RenderedSuite>& su
   CorpusLock lock;
   if (Status st = lock.acquire(parent / ("." + target.filename().string() + ".lock"), target)) return st;
   step("locked");
+  // A partial run merges into the manifest as it is now, read under the lock: one read before the
+  // lock (by the caller) would lose the entry another run wrote in between.
+  if (!drop_unlisted)
+    if (Result<Manifest> now = read_manifest(target.string())) manifest.suites = now->suites;
   // The new corpus is assembled in a staging directory beside the old one and swapped in with one
   // atomic exchange, so the folder is always the old corpus byte for byte or the complete new one.
   // Staging directories of interrupted runs are removed first (the lock says none is in use).
@@ -216,9 +239,12 @@ Status write_corpus(const std::string& dir, const std::vector<RenderedSuite>& su
       const bool written = std::any_of(order.begin(), order.end(), [&](auto* s) { return name == s->name + ".vec.zst"; });
       if (name == kManifestName || written || (drop_unlisted && name.ends_with(".vec.zst"))) continue;
       if (de.is_regular_file() && !de.is_symlink()) {
-        Result<std::string> bytes = read_whole(de.path());
-        if (!bytes) return fail(bytes.error());
-        if (Status st = write_synced((staging / name).string(), *bytes)) return fail(*st);
+        // Copied as it is, mode included, streamed (a huge foreign file is not read into memory),
+        // and synced before the swap.
+        std::error_code cec;
+        fs::copy_file(de.path(), staging / name, fs::copy_options::none, cec);
+        if (cec) return fail(Error{de.path().string(), 0, "", "cannot copy: " + cec.message()});
+        if (Status st = sync_file((staging / name).string())) return fail(*st);
       } else {
         fs::copy(de.path(), staging / name, fs::copy_options::recursive | fs::copy_options::copy_symlinks, ec);
         if (ec) return fail(Error{de.path().string(), 0, "", "cannot copy: " + ec.message()});

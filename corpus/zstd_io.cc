@@ -106,7 +106,7 @@ Result<std::string> zstd_decompress(std::string_view compressed, const std::stri
   return out;
 }
 
-Result<std::string> read_file(const std::string& path) {
+Result<std::string> read_file(const std::string& path, uint64_t max_bytes) {
   // Opened without blocking and checked before reading: a FIFO would wait forever for a writer and
   // /dev/zero never ends.
   const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -115,6 +115,10 @@ Result<std::string> read_file(const std::string& path) {
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     close(fd);
     return Error{path, 0, "", "not a regular file"};
+  }
+  if (uint64_t(st.st_size) > max_bytes) {
+    close(fd);
+    return Error{path, 0, "", std::to_string(st.st_size) + " bytes, more than the " + std::to_string(max_bytes) + " it may have"};
   }
   std::FILE* f = fdopen(fd, "rb");
   if (f == nullptr) {
@@ -130,10 +134,11 @@ Result<std::string> read_file(const std::string& path) {
   }
   bytes.resize(std::fread(bytes.data(), 1, bytes.size(), f));
   char buf[1 << 16];
-  for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) bytes.append(buf, n);
+  for (size_t n; bytes.size() <= max_bytes && (n = std::fread(buf, 1, sizeof buf, f)) > 0;) bytes.append(buf, n);
   const bool failed = std::ferror(f) != 0;
   std::fclose(f);
   if (failed) return Error{path, 0, "", "read error"};
+  if (bytes.size() > max_bytes) return Error{path, 0, "", "grew past the " + std::to_string(max_bytes) + " bytes it may have"};
   return bytes;
 }
 

@@ -37,6 +37,7 @@ Result<std::string> zstd_decompress(std::string_view compressed, const std::stri
 
 // The bytes of a regular file, read whole; an Error naming it when it cannot be read or is anything
 // else (a directory, a FIFO, a device).
-Result<std::string> read_file(const std::string& path);
+// With `max_bytes`, a larger file is refused before it is read.
+Result<std::string> read_file(const std::string& path, uint64_t max_bytes = UINT64_MAX);
 
 }  // namespace nc::corpus

@@ -67,6 +67,39 @@ bool status_ok(int st, std::string* line) {
   return false;
 }
 
+// Output buffers are filled with a poison word before each call, as the GPU runner's guarded buffers
+// are: an entry point that returns NC_OK and leaves an answer unwritten must not be judged on
+// whatever the buffer held (zeros pass many cases). Any word can be a real answer, so a word still
+// holding the first poison is checked by a second call over a buffer holding the other: a word
+// that holds each poison after the call that set it was not written, and the batch is a target
+// error of its own. Validity bytes are poisoned with 0xa5, which no answer (0 or 1) is.
+constexpr uint32_t kPoison[2] = {0x7fa5a5a5u, 0xa55a5a5au};
+constexpr uint8_t kPoisonValid = 0xa5;
+
+// call(out) fills out (out.size() words); `wanted(i)` says whether word i is an answer.
+template <typename Call, typename Wanted>
+int poisoned_call(Call call, std::vector<uint32_t>& out, Wanted wanted, size_t* unwritten) {
+  *unwritten = 0;
+  std::fill(out.begin(), out.end(), kPoison[0]);
+  int st = call(out.data());
+  if (st != NC_OK || std::find(out.begin(), out.end(), kPoison[0]) == out.end()) return st;
+  std::vector<uint32_t> again(out.size(), kPoison[1]);
+  if ((st = call(again.data())) != NC_OK) return st;
+  for (size_t i = 0; i < out.size(); ++i)
+    if (out[i] == kPoison[0] && wanted(i)) {
+      if (again[i] == kPoison[1]) ++*unwritten;
+      else out[i] = again[i];
+    }
+  return st;
+}
+
+bool all_written(size_t unwritten, size_t total, std::string* line) {
+  if (unwritten == 0) return true;
+  error(line, "entry point returned NC_OK without writing " + std::to_string(unwritten) + " of its " +
+                  std::to_string(total) + " answers");
+  return false;
+}
+
 // A word of 1 to 8 hex digits (any case) read 8 bytes at once, where `p` has 8 bytes to read: the
 // word ends at the first space among them, or after all eight when `ends_after` (a space or the
 // end of the request follows). Its length in *n and value in *v; false when it is not such a word
@@ -135,7 +168,14 @@ void decode(const nc_plugin_v1& p, std::string_view request, std::string* line) 
   if (!wt) return error(line, "malformed decode request");
   std::vector<uint32_t> out(in.size());
   std::vector<uint8_t> valid(in.size());
-  if (!status_ok(p.decode(*wt, in.data(), in.size(), out.data(), valid.data()), line)) return;
+  size_t unwritten = 0;
+  auto call = [&](uint32_t* dst) {
+    std::fill(valid.begin(), valid.end(), kPoisonValid);
+    return p.decode(*wt, in.data(), in.size(), dst, valid.data());
+  };
+  if (!status_ok(poisoned_call(call, out, [&](size_t i) { return valid[i] != 0; }, &unwritten), line)) return;
+  unwritten += size_t(std::count(valid.begin(), valid.end(), kPoisonValid));
+  if (!all_written(unwritten, in.size(), line)) return;
   AnswerWriter a(line, 2 + in.size() * 12);  // " -2147483648" is the longest token
   a.put("ok");
   const bool is_float = word_type_is_float(*wt);
@@ -162,8 +202,9 @@ void validate(const nc_plugin_v1& p, std::string_view request, std::string* line
     }
   }
   if (!fmt || !comp) return error(line, "malformed validate request");
-  std::vector<uint8_t> valid(in.size());
+  std::vector<uint8_t> valid(in.size(), kPoisonValid);
   if (!status_ok(p.validate_word(*fmt, *comp, in.data(), in.size(), valid.data()), line)) return;
+  if (!all_written(size_t(std::count(valid.begin(), valid.end(), kPoisonValid)), in.size(), line)) return;
   AnswerWriter a(line, 2 + in.size() * 8);
   a.put("ok");
   for (uint8_t v : valid) a.put(v ? " valid" : " invalid");
@@ -218,9 +259,10 @@ void reconstruct(const nc_plugin_v1& p, std::string_view request, std::string* l
   // answered `invalid`, which the runner judges against the record's !code-illegal.
   std::vector<uint32_t> out(code.size());
   std::vector<uint8_t> refused(code.size());
+  uint32_t* dst = nullptr;
   auto call = [&](auto& self, size_t from, size_t to) -> int {
     const int st = p.reconstruct(*fmt, code.data() + from, scale.data() + from, has_div ? div.data() + from : nullptr,
-                                 to - from, out.data() + from);
+                                 to - from, dst + from);
     if (st != NC_EINVALID) return st;
     if (to - from <= 1) {
       if (to > from) refused[from] = 1;
@@ -230,8 +272,14 @@ void reconstruct(const nc_plugin_v1& p, std::string_view request, std::string* l
     const int first = self(self, from, half);
     return first == NC_OK ? self(self, half, to) : first;
   };
-  const int st = call(call, 0, code.size());
-  if (!status_ok(st, line)) return;
+  size_t unwritten = 0;
+  auto whole = [&](uint32_t* into) {
+    dst = into;
+    std::fill(refused.begin(), refused.end(), 0);
+    return call(call, 0, code.size());
+  };
+  const int st = poisoned_call(whole, out, [&](size_t i) { return !refused[i]; }, &unwritten);
+  if (!status_ok(st, line) || !all_written(unwritten, out.size(), line)) return;
   AnswerWriter a(line, 2 + out.size() * 9);
   a.put("ok");
   for (size_t i = 0; i < out.size(); ++i) {
@@ -250,7 +298,11 @@ void convert(const nc_plugin_v1& p, std::string_view request, std::string* line)
   auto r = ok ? recipe_token(selector) : std::nullopt;
   if (!r) return error(line, "malformed convert request");
   std::vector<uint32_t> out(in.size());
-  if (!status_ok(p.convert(*r, in.data(), in.size(), out.data()), line)) return;
+  size_t unwritten = 0;
+  auto call = [&](uint32_t* dst) { return p.convert(*r, in.data(), in.size(), dst); };
+  if (!status_ok(poisoned_call(call, out, [](size_t) { return true; }, &unwritten), line) ||
+      !all_written(unwritten, out.size(), line))
+    return;
   const int digits = recipe_result_hex_digits(*r);
   AnswerWriter a(line, 2 + out.size() * size_t(1 + digits));
   a.put("ok");
@@ -349,9 +401,13 @@ void dequantize(const nc_plugin_v1& p, std::string_view request, std::string* li
   Tensor x;
   if (!tensor_of(t, &x)) return error(line, "malformed dequantize request");
   std::vector<uint32_t> out(x.codes.size());
-  if (!status_ok(p.dequantize(x.fmt, x.shape.size(), x.shape.data(), x.codes.data(), x.codes.size(), x.scales.data(),
-                              x.scales.size(), x.has_divisor ? &x.divisor : nullptr, out.data()),
-                 line))
+  size_t unwritten = 0;
+  auto call = [&](uint32_t* dst) {
+    return p.dequantize(x.fmt, x.shape.size(), x.shape.data(), x.codes.data(), x.codes.size(), x.scales.data(),
+                        x.scales.size(), x.has_divisor ? &x.divisor : nullptr, dst);
+  };
+  if (!status_ok(poisoned_call(call, out, [](size_t) { return true; }, &unwritten), line) ||
+      !all_written(unwritten, out.size(), line))
     return;
   line->assign("ok ");
   for (size_t i = 0; i < out.size(); ++i) {

@@ -41,6 +41,11 @@ std::string corpus_line(const ReplayResult& r) {
 
 }  // namespace
 
+std::string overall_text(const ReplayResult& r, const std::vector<sweep::Outcome>& sweeps) {
+  const std::string v = certified_conformant(r, sweeps) ? "conformant" : "not conformant";
+  return corpus::is_official(r.manifest_sha256) ? v : v + " (MODIFIED corpus)";
+}
+
 bool sweep_provided(const sweep::Outcome& o) {
   return !o.report || o.report->tally.covered || o.report->tally.errored || !o.report->tally.target_error.empty();
 }
@@ -96,7 +101,7 @@ std::string certificate_markdown(const ReplayResult& r, const std::vector<sweep:
   m += "| | |\n|---|---|\n";
   m += "| target | `" + r.target_name + "` version `" + r.target_version + "` |\n";
   m += "| corpus | " + corpus_line(r) + " |\n";
-  m += "| overall | " + std::string(certified_conformant(r, sweeps) ? "conformant" : "not conformant") + " |\n";
+  m += "| overall | " + overall_text(r, sweeps) + " |\n";
   m += "| verdict | " + verdict_line(r, certified_conformant(r, sweeps)) + " |\n";
   m += "| generated_at | " + generated_at + " |\n\n";
   m += "## Capabilities\n\n| capability | verdict | cases | failed | untested |\n|---|---|---|---|---|\n";
@@ -180,6 +185,7 @@ std::string certificate_json(const ReplayResult& r, const std::vector<sweep::Out
   j["corpus"] = corpus_line(r);
   j["corpus_official"] = corpus::is_official(r.manifest_sha256);
   j["conformant"] = certified_conformant(r, sweeps);
+  j["overall"] = overall_text(r, sweeps);
   j["verdict"] = verdict_line(r, certified_conformant(r, sweeps));
   j["scope"] = scope_json(r);
   j["generated_at"] = generated_at;

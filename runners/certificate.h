@@ -20,6 +20,9 @@ bool sweep_clean(const sweep::Outcome& o);
 // The replay is conformant and every sweep is clean.
 bool certified_conformant(const ReplayResult& r, const std::vector<sweep::Outcome>& sweeps);
 
+// "conformant" or "not conformant", followed by " (MODIFIED corpus)" on any corpus but the official one.
+std::string overall_text(const ReplayResult& r, const std::vector<sweep::Outcome>& sweeps);
+
 // Per-capability verdict over every suite and every provided sweep of that capability.
 struct CapabilityVerdict {
   Capability cap;

@@ -10,7 +10,10 @@
 
 #include <atomic>
 #include <cerrno>
+#include <filesystem>
+#include <fstream>
 #include <mutex>
+#include <vector>
 
 namespace nc {
 namespace {
@@ -43,7 +46,10 @@ void install_handlers() {
 
 }  // namespace
 
+std::atomic<bool> g_ever_registered{false};
+
 void register_child(pid_t target) {
+  g_ever_registered = true;
   static std::once_flag installed;
   std::call_once(installed, install_handlers);
   for (auto& slot : g_children) {
@@ -109,6 +115,45 @@ void keep_shell(pid_t runner, const char* command) {
   signal(WTERMSIG(status), SIG_DFL);
   kill(getpid(), WTERMSIG(status));
   _exit(128 + WTERMSIG(status));
+}
+
+void become_subreaper() {
+#if defined(__linux__)
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
+#endif
+}
+
+namespace {
+// This process's children, from /proc/self/task/*/children (Linux 3.5 and later).
+std::vector<pid_t> own_children() {
+  std::vector<pid_t> out;
+  std::error_code ec;
+  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task", ec)) {
+    std::ifstream in(task.path() / "children");
+    for (long pid; in >> pid;) out.push_back(pid_t(pid));
+  }
+  return out;
+}
+}  // namespace
+
+size_t end_descendants() {
+  size_t ended = 0;
+  bool waited = false;
+  for (int round = 0; round < 1000; ++round) {
+    const std::vector<pid_t> children = own_children();
+    if (children.empty() && !waited && g_ever_registered) {
+      // A group killed a moment ago may still be exiting: its escaped members come here as it ends.
+      waited = true;
+      usleep(20000);
+      continue;
+    }
+    if (children.empty()) break;
+    for (pid_t pid : children) kill(pid, SIGKILL);
+    // Once a child is reaped, its own children are this process's (the subreaper's).
+    for (pid_t pid : children)
+      if (waitpid(pid, nullptr, 0) == pid) ++ended;
+  }
+  return ended;
 }
 
 bool child_has_ended(pid_t pid) {

@@ -31,4 +31,14 @@ void die_with_parent(pid_t runner);
 // and process group id cannot be reused, so it can still be killed and unregistered safely.
 bool child_has_ended(pid_t pid);
 
+// Makes this process the child subreaper (PR_SET_CHILD_SUBREAPER): a descendant that leaves its
+// process group or session (setsid) and loses its parent is re-parented here, not to init, so
+// end_descendants() can still find it. Called by main() before any command runs.
+void become_subreaper();
+// Kills (SIGKILL) and reaps every process still a child of this one, then the descendants that
+// become its children as those die, until none is left; how many were ended. main() calls it when
+// the command has returned, when every target it ran has ended: a plugin that setsid()s and
+// spins, or an adapter's daemon that left its group, does not outlive the run.
+size_t end_descendants();
+
 }  // namespace nc

@@ -84,13 +84,8 @@ std::string inputs_of(const corpus::SuiteHeader& h, const corpus::Record& r) {
 
 bool verify_manifest(const std::string& dir, std::string* manifest_sha256, std::vector<corpus::ManifestEntry>* entries,
                      std::string* error, std::vector<std::string>* contents, unsigned threads) {
-  const std::string path = dir + "/" + corpus::kManifestName;
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return *error = path + ": cannot read the corpus manifest", false;
-  std::stringstream ss;
-  ss << f.rdbuf();
-  *manifest_sha256 = corpus::sha256_hex(ss.str());
-  auto m = corpus::parse_manifest(ss.str(), path);
+  // The one manifest reader every command uses: a regular file, at most kMaxManifestBytes, parsed.
+  auto m = corpus::read_manifest(dir, manifest_sha256);
   if (!m) return *error = m.error().message(), false;
   // The files' bytes against the manifest now; their text and records as replay streams them.
   std::vector<corpus::Error> problems = corpus::verify_files(dir, *m, contents, threads);
@@ -180,6 +175,16 @@ bool replay_suite(Target& target, corpus::SuiteReader& reader, const ReplayOptio
           for (size_t k = 0; k < n; ++k) {
             const corpus::Record& r = pool[k];
             const std::string_view actual = resp.token(k);
+            // Answer words are lowercase hex (runners/PIPE.md): "C0C00000" is a protocol error of
+            // the target, not a wrong value 0 ulp away.
+            if (type != ResultType::Text && type != ResultType::Integer &&
+                actual.find_first_of("ABCDEF") != std::string_view::npos) {
+              Judgement j;
+              j.verdict = Verdict::TargetError;
+              j.note = "protocol error: uppercase hex in an answer (answers are lowercase, runners/PIPE.md)";
+              record_case(r, j.verdict, actual, &j);
+              continue;
+            }
             Judgement j = judge(res.cap, type, r.fields[expect_col], r.fields[accept_col], actual, o.judge);
             record_case(r, j.verdict, actual, &j);
           }
@@ -229,8 +234,9 @@ namespace {
 bool run_suite(Target& target, const ReplayOptions& o, const corpus::ManifestEntry& m, std::string compressed,
                SuiteResult* out, std::string* error) {
   const std::string path = o.corpus_dir + "/" + m.file;
+  // The text is hashed too and checked against the manifest's text_sha256 at the end, as lint does.
   auto reader = corpus::SuiteReader::from_verified(std::move(compressed), m.compressed_sha256, path,
-                                                   corpus::SuiteReader::TextHash::Skip);
+                                                   corpus::SuiteReader::TextHash::Compute);
   if (!reader) return *error = reader.error().message(), false;
   std::string why;
   if (!target.start(&why)) {

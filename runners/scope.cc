@@ -2,6 +2,8 @@
 
 #include <fnmatch.h>
 
+#include "corpus/official.h"
+
 namespace nc::runners {
 namespace {
 
@@ -75,7 +77,7 @@ std::string scope_text(const Scope& s) {
   return t;
 }
 
-std::string verdict_line(const ReplayResult& r, bool conformant) {
+static std::string verdict_line_of_corpus(const ReplayResult& r, bool conformant) {
   const Scope s = scope_of(r);
   if (conformant) return "CONFORMANT for " + scope_text(s);
   size_t failed = 0, problems = 0;
@@ -100,6 +102,14 @@ bool ReplayResult::conformant() const {
   }
   // A target that provided nothing the corpus tests has not shown conformance.
   return judged > 0 && scope_of(*this).unmet.empty();
+}
+
+// A verdict reached on any corpus but the official one says so on its own line, wherever that line
+// is repeated (summary, JSON and JUnit reports, certificates).
+std::string verdict_line(const ReplayResult& r, bool conformant) {
+  const std::string line = verdict_line_of_corpus(r, conformant);
+  if (r.manifest_sha256.empty() || corpus::is_official(r.manifest_sha256)) return line;
+  return line + " (on a MODIFIED corpus, manifest sha256 " + r.manifest_sha256 + ")";
 }
 
 }  // namespace nc::runners

@@ -108,6 +108,32 @@ TEST_CASE("write_corpus writes suites then the manifest, and keeps other suites'
   for (const auto& e : std::filesystem::directory_iterator(dir.path)) CHECK(e.path().filename().string()[0] != '.');
 }
 
+TEST_CASE("a partial write_corpus merges into the manifest read under its lock, not the caller's stale copy", "[corpus][writer]") {
+  nc::corpus::test::ScratchDir dir;
+  auto r = render_suite(demo_header(), demo_records());
+  REQUIRE(r.ok());
+  r->compress();
+  Manifest m;
+  m.schema = kSchemaVersion;
+  m.generator_version = "test";
+  m.seed = "0x1";
+  Manifest with_other = m;
+  with_other.suites.push_back({"a.other", "a.other.vec.zst", 1, 2, 3, "aa", "bb"});
+  REQUIRE_FALSE(write_corpus(dir.path, {*r}, with_other).has_value());
+  // A file that is not generate's keeps its bytes and its mode.
+  nc::corpus::test::write_bytes(dir.file("notes.txt"), "mine\n");
+  std::filesystem::permissions(dir.file("notes.txt"), std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  // A second run that read the manifest before the first wrote it passes a copy without a.other.
+  REQUIRE_FALSE(write_corpus(dir.path, {*r}, m).has_value());
+  auto back = read_manifest(dir.path);
+  REQUIRE(back.ok());
+  REQUIRE(back->suites.size() == 2);
+  CHECK(back->suites[0].suite == "a.other");
+  CHECK(nc::corpus::test::read_bytes(dir.file("notes.txt")) == "mine\n");
+  CHECK(std::filesystem::status(dir.file("notes.txt")).permissions() ==
+        (std::filesystem::perms::owner_read | std::filesystem::perms::owner_write));
+}
+
 TEST_CASE("write_corpus replaces the folder as a whole: kept files, dropped suites, one writer at a time", "[corpus][writer]") {
   nc::corpus::test::ScratchDir parent;
   const std::string dir = parent.file("vectors");

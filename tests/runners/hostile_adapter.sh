@@ -8,10 +8,17 @@
 #   flood   answers the first request with bytes and no newline, without end
 #   garbage answers every request with a line that is no answer, an escape sequence in it
 #   die     exits with status 3 on the first line after hello
+#   upper   answers every word with uppercase hex (7FC00000), which runners/PIPE.md forbids
+#   escape-session  starts a daemon in a session of its own (setsid), writes its pid to file $2,
+#           then answers every word with zeros
 #   chatty  writes 2 MB of stderr before each answer (all-zero words), and answers hello properly
 mode=$1
 esc=$(printf '\033')
 [ "$mode" = stall ] && echo $$ > "$2"
+if [ "$mode" = escape-session ]; then
+  setsid sleep 600 </dev/null >/dev/null 2>&1 &
+  echo $! > "$2"
+fi
 read -r hello
 case $mode in
   hello2) printf 'ok hello2 1\nok hello2 1\n' ;;  # one write: both lines reach the runner together
@@ -29,7 +36,9 @@ while read -r line; do
   set -- $line
   shift 2
   out=ok
-  for w in "$@"; do out="$out 00000000"; done
+  for w in "$@"; do
+    if [ "$mode" = upper ]; then out="$out 7FC00000"; else out="$out 00000000"; fi
+  done
   case $mode in
     twice) echo "$out"; echo "$out" ;;
     escape) echo "error ${esc}[2Jcleared ${esc}[1;1Hscreen" ;;

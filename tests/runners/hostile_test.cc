@@ -2,7 +2,13 @@
 // answer twice or before being asked, and targets writing terminal escape sequences. None may hang
 // the runner, be judged on answers nobody asked for, or reach the terminal raw. Each run is wrapped
 // in `timeout 120`, so a hang shows as exit 124 rather than a stuck test.
+#include <signal.h>
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+#include <string>
 
 #include "corpus_fixture.h"
 
@@ -29,6 +35,49 @@ TEST_CASE("a plugin printing answer lines to its stdout is heard on stderr, neve
   CHECK(err.find("[target stderr] \\x1b[2J\\x1b[Hplugin stderr") != std::string::npos);
   CHECK(err.find('\033') == std::string::npos);
   CHECK(read_text(corpus + "/out.txt").find("\nCONFORMANT") != std::string::npos);
+}
+
+TEST_CASE("a plugin returning NC_OK without writing its answers is a target error, not judged on zeros", "[hostile]") {
+  const std::string corpus = make_corpus();
+  CHECK(run_status(replay(corpus, std::string("plugin:") + NC_TEST_PLUGIN_UNWRITTEN, corpus)) == 1);
+  const std::string json = read_text(corpus + "/r.json");
+  CHECK(json.find("entry point returned NC_OK without writing") != std::string::npos);
+  CHECK(json.find("\"wrong_value\"") == std::string::npos);
+}
+
+TEST_CASE("uppercase hex answer words are a protocol error, never judged as values", "[hostile]") {
+  const std::string corpus = make_corpus();
+  CHECK(run_status(replay(corpus, hostile("upper"), corpus)) == 1);
+  const std::string json = read_text(corpus + "/r.json");
+  CHECK(json.find("protocol error: uppercase hex in an answer") != std::string::npos);
+  // Every binary32 answer of decode.E4M3FN is a target error; none is judged as a value.
+  const nlohmann::json j = nlohmann::json::parse(json);
+  bool seen = false;
+  for (const auto& s : j.at("suites")) {
+    if (s.at("suite") != "decode.E4M3FN") continue;
+    seen = true;
+    CHECK(s.at("counts").at("fail") == 0);
+    CHECK(s.at("counts").at("pass") == 0);
+    CHECK(s.at("counts").at("target-error").get<int>() > 0);
+  }
+  CHECK(seen);
+}
+
+TEST_CASE("a daemon an adapter started in a session of its own does not outlive the replay", "[hostile]") {
+  const std::string corpus = make_corpus();
+  const std::string pid_file = corpus + "/daemon.pid";
+  CHECK(run_status(replay(corpus, hostile("escape-session") + " " + pid_file, corpus)) == 1);
+  const std::string text = read_text(pid_file);
+  REQUIRE(!text.empty());
+  const pid_t daemon = pid_t(std::stol(text));
+  // Ended (and reaped by the runner, its subreaper), or at most a zombie of init's for a moment.
+  bool gone = false;
+  for (int i = 0; i < 50 && !gone; ++i) {
+    gone = kill(daemon, 0) != 0 || read_text("/proc/" + std::to_string(daemon) + "/stat").find(") Z") != std::string::npos;
+    if (!gone) usleep(100000);
+  }
+  CHECK(gone);
+  if (!gone) kill(daemon, SIGKILL);
 }
 
 TEST_CASE("an adapter answering every request twice is out of step in every suite, and the run goes on", "[hostile]") {
