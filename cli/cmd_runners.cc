@@ -296,6 +296,15 @@ int certify_command(int argc, char** argv) {
       sweeps.push_back({s.domain, std::move(s), ""});
     }
   }
+  // The path judged: this CPU, the threads, and what the target says of its configuration.
+  r.environment = host_environment(a.jobs);
+  {
+    TargetOptions to;
+    to.timeout_s = a.timeout;
+    to.plugin_host = self_exe();
+    std::string ignored;
+    if (auto t = make_target(a.target, to, &ignored); t && t->start(&ignored)) r.environment.target_info = t->info();
+  }
   if (std::error_code ec; !std::filesystem::create_directories(a.out, ec) && ec)
     return std::fprintf(stderr, "ninfer-conform certify: %s: %s\n", a.out.c_str(), ec.message().c_str()), kExitUsage;
   char stamp[32];

@@ -134,7 +134,17 @@ std::string certificate_markdown(const ReplayResult& r, const std::vector<sweep:
   const bool conformant = certified_conformant(r, sweeps);
   m += "| overall | " + overall_word(r, conformant, sweep_policies(sweeps)) + " |\n";
   m += "| verdict | " + verdict_line(r, conformant, sweep_policies(sweeps)) + " |\n";
-  m += "| generated_at | " + generated_at + " |\n\n";
+  m += "| generated_at | " + generated_at + " |\n";
+  if (const Environment& e = r.environment; !e.cpu_model.empty()) {
+    std::string isa;
+    for (const std::string& f : e.isa) isa += (isa.empty() ? "" : " ") + f;
+    m += "| cpu | " + e.cpu_model + "; " + (isa.empty() ? std::string("no conversion-relevant features reported") : isa) +
+         " |\n";
+    m += "| threads | " + std::to_string(e.jobs) + " (--jobs) of " + std::to_string(e.logical_cpus) + " logical CPUs |\n";
+    m += "| target reports | " + (e.target_info.empty() ? std::string("nothing (no `info` answer)") : e.target_info) +
+         " |\n";
+  }
+  m += "\n";
   m += "## Capabilities\n\n| capability | verdict | cases | failed | untested |\n|---|---|---|---|---|\n";
   for (const CapabilityVerdict& v : capability_verdicts(r, sweeps))
     m += "| " + std::string(capability_verb(v.cap)) + " | " + v.verdict + " | " + std::to_string(v.cases) + " | " +
@@ -252,6 +262,9 @@ std::string certificate_json(const ReplayResult& r, const std::vector<sweep::Out
   j["verdict"] = verdict_line(r, conformant, sweep_policies(sweeps));
   j["scope"] = scope_json(r);
   j["generated_at"] = generated_at;
+  if (const Environment& e = r.environment; !e.cpu_model.empty())
+    j["environment"] = {{"cpu_model", e.cpu_model}, {"isa", e.isa}, {"logical_cpus", e.logical_cpus},
+                        {"jobs", e.jobs}, {"target_info", e.target_info}};
   j["capabilities"] = nlohmann::ordered_json::array();
   for (const CapabilityVerdict& v : capability_verdicts(r, sweeps))
     j["capabilities"].push_back({{"capability", capability_verb(v.cap)},

@@ -14,6 +14,7 @@
 #include "corpus/manifest.h"
 #include "corpus/reader.h"
 #include "runners/departure.h"
+#include "runners/environment.h"
 #include "runners/target.h"
 #include "runners/verdict.h"
 
@@ -61,6 +62,7 @@ struct ReplayResult {
   std::string target_name, target_version;
   std::vector<SuiteResult> suites;
   std::vector<std::string> required;     // --require entries (runners/scope.h): unmet is not conformant
+  Environment environment;               // certify fills it (cpu_model "" otherwise)
   // Some case judged; no failure or target error in any suite; every requirement met.
   bool conformant() const;
   std::set<std::string> policies() const;  // every suite's policies_used

@@ -61,6 +61,10 @@ class Target {
   virtual std::string finish_suite() { return {}; }
   virtual std::string name() const = 0;     // self-reported, valid after start()
   virtual std::string version() const = 0;
+  // What the target reports of the configuration it runs in (dispatch level, threads, shapes):
+  // `KEY=VALUE` tokens, printable, "" when it reports nothing. Asked once, after start(), by
+  // certify (runners/PIPE.md `info 1`); optional for every target.
+  virtual std::string info() { return {}; }
 };
 
 struct TargetOptions {
