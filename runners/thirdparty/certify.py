@@ -19,7 +19,11 @@ The ML frameworks are swept whole for their committed certificate (expected-find
 by `--check --full`, ctest label `long`: minutes per domain) and 1 in CI_STRIDE in CI:
 `--write` records both, the sampled findings in expected-findings.stride-S.json, which a plain
 `--check` compares against.
-`--write all` re-certifies every implementation.
+`--write all` re-certifies every implementation. `--write --sampled IMPL` writes only the sampled
+findings of a CI_STRIDE implementation (expected-findings.stride-S.json, minutes less than its
+exhaustive sweeps) and leaves its certificate and expected-findings.json as they are: CI's plain
+`--check` then passes, while `--check --full` (label `long`) still compares against the old
+certificate until it is re-certified whole.
 """
 import argparse
 import json
@@ -236,6 +240,14 @@ def record(a, table, impl, full_stride, out):
     """--write: the certificate and its findings; for a CI_STRIDE implementation also the sampled
     findings the plain --check compares against."""
     cert_dir = os.path.join(a.certs, impl)
+    if a.sampled:
+        if impl not in CI_STRIDE:
+            sys.exit("certify.py: --sampled is for the implementations CI samples (%s), not %s" %
+                     (" ".join(CI_STRIDE), impl))
+        sampled = certify(a, table, impl, CI_STRIDE[impl], out)
+        write_json(os.path.join(cert_dir, "expected-findings.stride-%d.json" % CI_STRIDE[impl]), findings(sampled))
+        print("%s: sampled findings (1 in %d) written to %s" % (impl, CI_STRIDE[impl], cert_dir))
+        return 0
     cert = certify(a, table, impl, full_stride, out)
     os.makedirs(cert_dir, exist_ok=True)
     for name in ("certificate.md", "certificate.json"):
@@ -277,6 +289,8 @@ def main():
                     help="failures listed per suite in certificate.json (default %(default)s)")
     ap.add_argument("--full", action="store_true", help="check against the committed certificate's "
                     "sweeps (expected-findings.json) even where CI_STRIDE names a sampled CI check")
+    ap.add_argument("--sampled", action="store_true", help="with --write: only the 1 in CI_STRIDE findings "
+                    "of a CI-sampled implementation; its certificate stays as it is")
     ap.add_argument("impl", nargs="+", help="implementation names, or `all` (with --write)")
     mode = ap.add_mutually_exclusive_group(required=True)
     mode.add_argument("--write", action="store_true")
