@@ -138,7 +138,7 @@ def findings(cert):
         "capabilities": {c["capability"]: c["verdict"] for c in cert["capabilities"]},
         "suites": {
             s["suite"]: {
-                "counts": {k: v for k, v in s.items() if isinstance(v, int) and k != "failures_total"},
+                "counts": {k: v for k, v in s.items() if isinstance(v, int) and k not in ("failures_total", "policy_passes_total")},
                 "policies": sorted(s.get("policies", [])),
                 "departures": s.get("departures", {}),
                 "target_problem": s.get("target_problem", ""),
