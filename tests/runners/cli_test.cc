@@ -119,7 +119,7 @@ TEST_CASE("arguments: --opt=value, a single-valued option twice, a value that is
   CHECK_THAT(read_text(err), Catch::StartsWith("ninfer-conform ") && Catch::Contains("manifest sha256"));
 }
 
-TEST_CASE("--suite takes comma lists and repeats; untested suites share one summary line", "[cli]") {
+TEST_CASE("replay --suite takes comma lists and repeats, and untested suites share one summary line", "[cli]") {
   const std::string corpus = make_corpus();
   const std::string base = cli() + " replay --quiet --corpus " + corpus + " --target plugin:" + NC_TEST_PLUGIN_GOOD;
   const std::string out = corpus + "/s.txt";
