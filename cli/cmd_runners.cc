@@ -36,14 +36,17 @@ namespace {
 using namespace nc::runners;
 
 const char kReplayUsage[] =
-    "usage: ninfer-conform replay --target TARGET [--corpus DIR] [--suite GLOB] [--tag T]\n"
+    "usage: ninfer-conform replay --target TARGET [--corpus DIR] [--suite GLOBS]... [--tag T]\n"
     "                             [--tolerance ulp:N] [--timeout S] [--max-failures N]\n"
-    "                             [--json FILE] [--junit FILE] [--require LIST] [--jobs N]\n"
+    "                             [--json FILE] [--junit FILE] [--require LIST] [--jobs N] [--quiet]\n"
     "TARGET: cpu | pipe:COMMAND | plugin:PATH.so | cuda | cuda-fastmath (the last two: builds with\n"
     "        CUDA; our kernels and their --use_fast_math negative control)\n"
     "Verifies the corpus manifest, replays every selected suite and judges each case. The verdict\n"
     "names what it covers (suites judged, suites the target does not provide) and the corpus:\n"
     "official, or MODIFIED when its manifest is not the one this build ships.\n"
+    "  --suite GLOBS   the suites to replay: a comma list of names or globs ('convert.*,decode.F16');\n"
+    "                  repeatable; a suite matching any of them is replayed (default: all)\n"
+    "  --quiet         no progress display (shown only on a terminal anyway)\n"
     "  --require LIST  comma list of what the target must provide in full, else it is not\n"
     "                  conformant: all (every selected suite), a capability (decode, convert,\n"
     "                  ...) or a suite name or glob (decode.E4M3FN, 'convert.*'); one that names\n"
@@ -58,8 +61,12 @@ const char kReplayUsage[] =
 const char kCertifyUsage[] =
     "usage: ninfer-conform certify --target TARGET --out DIR [--corpus DIR] [--timeout S]\n"
     "                              [--sweep DOMAINS [--stride S] [--jobs N]] [--require LIST]\n"
-    "                              [--allow-modified-corpus] [--max-failures N]\n"
+    "                              [--allow-modified-corpus] [--max-failures N] [--suite GLOBS]...\n"
+    "                              [--quiet]\n"
     "Replays the whole corpus and writes DIR/certificate.md and DIR/certificate.json.\n"
+    "  --suite GLOBS   as for replay: certify on these suites only (the certificate names them)\n"
+    "  --quiet         no progress display; on a terminal certify otherwise shows the replay's\n"
+    "                  progress and each sweep's percentage, rate and time left\n"
     "  --require LIST  as for replay: what the target must provide in full\n"
     "  --allow-modified-corpus  certify on a corpus other than the official one this build\n"
     "                  ships (refused otherwise); the certificate says MODIFIED\n"
@@ -86,6 +93,7 @@ struct Args {
   std::vector<std::string> sweep_reports;  // certify --sweep-report: files
   std::vector<std::string> require;
   bool allow_modified_corpus = false;
+  bool quiet = false;  // --quiet: no progress display, even on a terminal
   uint64_t stride = 1;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
 };
@@ -96,13 +104,14 @@ constexpr uint64_t kStridedDomainSize = uint64_t(1) << 24;
 bool parse_args(int argc, char** argv, bool certify, Args* a) {
   using T = OptionSpec::Takes;
   static constexpr OptionSpec kReplay[] = {
-      {"--target", T::Value},  {"--corpus", T::Value},       {"--suite", T::Value},   {"--tag", T::Value},
+      {"--target", T::Value},  {"--corpus", T::Value},       {"--suite", T::Values},   {"--tag", T::Value},
       {"--json", T::Value},    {"--junit", T::Value},        {"--require", T::Values}, {"--jobs", T::Value},
-      {"--timeout", T::Value}, {"--max-failures", T::Value}, {"--tolerance", T::Value}};
+      {"--timeout", T::Value}, {"--max-failures", T::Value}, {"--tolerance", T::Value}, {"--quiet", T::Nothing}};
   static constexpr OptionSpec kCertify[] = {
       {"--target", T::Value},  {"--corpus", T::Value}, {"--out", T::Value},          {"--require", T::Values},
       {"--jobs", T::Value},    {"--timeout", T::Value}, {"--sweep", T::Value},       {"--stride", T::Value},
-      {"--sweep-report", T::Values}, {"--allow-modified-corpus", T::Nothing}, {"--max-failures", T::Value}};
+      {"--sweep-report", T::Values}, {"--allow-modified-corpus", T::Nothing}, {"--max-failures", T::Value},
+      {"--suite", T::Values},  {"--quiet", T::Nothing}};
   const char* const command = certify ? "certify" : "replay";
   auto refuse = [&](const std::string& why) {
     return std::fprintf(stderr, "ninfer-conform %s: %s\n", command, why.c_str()), false;
@@ -115,7 +124,19 @@ bool parse_args(int argc, char** argv, bool certify, Args* a) {
   a->target = o.get("--target");
   a->corpus = o.get("--corpus", a->corpus);
   a->out = o.get("--out");
-  a->suite = o.get("--suite", a->suite);
+  // --suite: a comma list of globs, and repeatable; a suite matching any of them is replayed.
+  if (o.has("--suite")) {
+    a->suite.clear();
+    for (const std::string& list : o.all("--suite")) {
+      for (std::string_view g : split(list, ','))
+        if (!g.empty()) {
+          if (!a->suite.empty()) a->suite.push_back(',');
+          a->suite.append(g);
+        }
+    }
+    if (a->suite.empty()) return refuse("--suite needs a glob or a comma list of them");
+  }
+  a->quiet = o.has("--quiet");
   a->tag = o.get("--tag");
   a->json = o.get("--json");
   a->junit = o.get("--junit");
@@ -204,7 +225,7 @@ int run_replay(const Args& a, ReplayResult* result) {
   o.suite_glob = a.suite;
   o.tag = a.tag;
   o.judge.tolerance_ulp = a.tolerance;
-  if (isatty(2))
+  if (isatty(2) && !a.quiet)
     o.progress = [](const std::string& suite, size_t done, size_t total) {
       std::fprintf(stderr, "\r\033[K%s %zu/%zu", suite.c_str(), done, total);
       if (done == total) std::fprintf(stderr, "\r\033[K");
@@ -252,7 +273,7 @@ int certify_command(int argc, char** argv) {
     sweep::Options o;
     o.jobs = a.jobs;
     o.stride = sweep::make_domain(domain)->size() > kStridedDomainSize ? a.stride : 1;
-    o.progress = isatty(2);
+    o.progress = isatty(2) && !a.quiet;  // rate and ETA on a terminal; nothing extra otherwise
     std::string why;
     if (!sweep::sweep_target(a.target, {domain}, o, a.timeout, &sweeps, &why))
       return std::fprintf(stderr, "ninfer-conform certify: cannot sweep: %s\n", why.c_str()), kExitUsage;
@@ -281,6 +302,15 @@ int certify_command(int argc, char** argv) {
                kExitUsage;
       sweeps.push_back({s.domain, std::move(s), ""});
     }
+  }
+  // The path judged: this CPU, the threads, and what the target says of its configuration.
+  r.environment = host_environment(a.jobs);
+  {
+    TargetOptions to;
+    to.timeout_s = a.timeout;
+    to.plugin_host = self_exe();
+    std::string ignored;
+    if (auto t = make_target(a.target, to, &ignored); t && t->start(&ignored)) r.environment.target_info = t->info();
   }
   char stamp[32];
   std::time_t now = std::time(nullptr);

@@ -14,6 +14,7 @@
 #include "cli/options.h"
 #include "cli/output_file.h"
 #include "runners/sweep/findings.h"
+#include "runners/verdict.h"
 #include "runners/sweep/shard.h"
 #include "runners/sweep/sweep.h"
 #include "runners/sweep/sweep_target.h"
@@ -79,6 +80,8 @@ void print_summary(const sweep::Report& r) {
   for (const auto& [k, v] : r.tally.class_counts) std::printf("    %-40s %lu\n", k.c_str(), v);
   for (const auto& [k, v] : r.tally.accepted)
     std::printf("    %-40s %lu (not mismatches)\n", ("passed under policy " + k).c_str(), v);
+  if (!r.tally.departures.empty())
+    std::printf("    departures from the recipe's NaN: %s\n", runners::departure_profile(r.tally.departures).c_str());
   size_t shown = 0;
   for (const sweep::Mismatch& m : r.tally.first) {
     if (shown++ == 5) break;

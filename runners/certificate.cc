@@ -39,10 +39,47 @@ std::string corpus_line(const ReplayResult& r) {
   return corpus::is_official(r.manifest_sha256) ? p : p + ", certified with --allow-modified-corpus";
 }
 
+// The policies some provided sweep's inputs passed under.
+std::set<std::string> sweep_policies(const std::vector<sweep::Outcome>& sweeps) {
+  std::set<std::string> p;
+  for (const sweep::Outcome& o : sweeps)
+    if (sweep_provided(o) && o.report)
+      for (const auto& [policy, n] : o.report->tally.accepted) p.insert(policy);
+  return p;
+}
+
+// "a, b" of the policies a suite's passes used.
+std::string joined(const std::set<std::string>& names) {
+  std::string s;
+  for (const std::string& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
+// The SHA-256 of the IDs, each followed by a newline, in record order.
+std::string ids_sha256(const std::vector<CaseResult>& cases) {
+  std::string ids;
+  for (const CaseResult& c : cases) ids += c.id + "\n";
+  return corpus::sha256_hex(ids);
+}
+
+nlohmann::ordered_json departure_names(unsigned d) {
+  nlohmann::ordered_json a = nlohmann::ordered_json::array();
+  for (int b = 0; b < kDepartureCount; ++b)
+    if (d >> b & 1) a.push_back(kDepartureNames[b]);
+  return a;
+}
+
+std::string departure_text(unsigned d) {
+  std::string s;
+  for (int b = 0; b < kDepartureCount; ++b)
+    if (d >> b & 1) s += (s.empty() ? "" : ", ") + std::string(kDepartureNames[b]);
+  return s;
+}
+
 }  // namespace
 
 std::string overall_text(const ReplayResult& r, const std::vector<sweep::Outcome>& sweeps) {
-  const std::string v = certified_conformant(r, sweeps) ? "conformant" : "not conformant";
+  const std::string v = overall_word(r, certified_conformant(r, sweeps), sweep_policies(sweeps));
   return corpus::is_official(r.manifest_sha256) ? v : v + " (MODIFIED corpus)";
 }
 
@@ -66,13 +103,14 @@ std::vector<CapabilityVerdict> capability_verdicts(const ReplayResult& r, const 
   for (int c = 0; c < kCapabilityCount; ++c) {
     CapabilityVerdict v{Capability(c), "untested"};
     std::set<std::string> policies;
-    bool problem = false, swept = false;
+    bool problem = false, swept = false, tolerance = false;
     for (const SuiteResult& s : r.suites) {
       if (s.cap != v.cap) continue;
       v.cases += s.total();
       v.failed += s.failed();
       v.untested += s.counts[size_t(Verdict::Untested)];
       policies.insert(s.policies_used.begin(), s.policies_used.end());
+      tolerance |= s.counts[size_t(Verdict::WithinTolerance)] > 0;
       problem |= !s.target_problem.empty();
     }
     for (const sweep::Outcome& o : sweeps) {
@@ -85,11 +123,8 @@ std::vector<CapabilityVerdict> capability_verdicts(const ReplayResult& r, const 
     }
     if (v.failed || problem) v.verdict = "not conformant";
     else if (v.cases == v.untested && !swept) v.verdict = "untested";
-    else if (!policies.empty()) {
-      v.verdict = "conformant under policies ";
-      bool first = true;
-      for (const std::string& p : policies) v.verdict += (first ? "" : ", ") + p, first = false;
-    } else v.verdict = v.untested ? "conformant (some cases untested)" : "conformant";
+    else if (!policies.empty() || tolerance) v.verdict = "conformant " + policy_qualifier(policies, tolerance);
+    else v.verdict = v.untested ? "conformant (some cases untested)" : "conformant";
     out.push_back(v);
   }
   return out;
@@ -101,9 +136,20 @@ std::string certificate_markdown(const ReplayResult& r, const std::vector<sweep:
   m += "| | |\n|---|---|\n";
   m += "| target | `" + r.target_name + "` version `" + r.target_version + "` |\n";
   m += "| corpus | " + corpus_line(r) + " |\n";
+  const bool conformant = certified_conformant(r, sweeps);
   m += "| overall | " + overall_text(r, sweeps) + " |\n";
-  m += "| verdict | " + verdict_line(r, certified_conformant(r, sweeps)) + " |\n";
-  m += "| generated_at | " + generated_at + " |\n\n";
+  m += "| verdict | " + verdict_line(r, conformant, sweep_policies(sweeps)) + " |\n";
+  m += "| generated_at | " + generated_at + " |\n";
+  if (const Environment& e = r.environment; !e.cpu_model.empty()) {
+    std::string isa;
+    for (const std::string& f : e.isa) isa += (isa.empty() ? "" : " ") + f;
+    m += "| cpu | " + e.cpu_model + "; " + (isa.empty() ? std::string("no conversion-relevant features reported") : isa) +
+         " |\n";
+    m += "| threads | " + std::to_string(e.jobs) + " (--jobs) of " + std::to_string(e.logical_cpus) + " logical CPUs |\n";
+    m += "| target reports | " + (e.target_info.empty() ? std::string("nothing (no `info` answer)") : e.target_info) +
+         " |\n";
+  }
+  m += "\n";
   m += "## Capabilities\n\n| capability | verdict | cases | failed | untested |\n|---|---|---|---|---|\n";
   for (const CapabilityVerdict& v : capability_verdicts(r, sweeps))
     m += "| " + std::string(capability_verb(v.cap)) + " | " + v.verdict + " | " + std::to_string(v.cases) + " | " +
@@ -115,6 +161,33 @@ std::string certificate_markdown(const ReplayResult& r, const std::vector<sweep:
          std::to_string(s.counts[size_t(Verdict::PassUnderPolicy)]) + " | " +
          std::to_string(s.counts[size_t(Verdict::ExpectedRejection)]) + " | " + std::to_string(s.failed()) + " | " +
          std::to_string(s.counts[size_t(Verdict::Untested)]) + " |\n";
+  // What the target returned where the recipe's result was not it but a policy allowed it.
+  std::string passes;
+  size_t passes_listed = 0, passes_total = 0, passes_in_json = 0;
+  for (const SuiteResult& s : r.suites) {
+    if (s.policy_passes.empty()) continue;
+    passes_total += s.policy_passes.size();
+    passes_in_json += std::min(s.policy_passes.size(), max_listed_failures);
+    const std::string profile = departure_profile(s.departures());
+    passes += "- " + s.name + ": " + std::to_string(s.policy_passes.size()) + " under policy " + joined(s.policies_used) +
+              (profile.empty() ? "" : "; " + profile) + "\n";
+    for (const CaseResult& c : s.policy_passes)
+      if (passes_listed < kCertificateMarkdownFailureCap) {
+        ++passes_listed;
+        passes += "  - `" + c.id + "` " + c.policy + ": " + c.inputs + ", expected `" + c.expect + "`, actual `" +
+                  c.actual + "`" + (c.departure ? " (" + departure_text(c.departure) + ")" : "") + "\n";
+      }
+  }
+  if (!passes.empty()) {
+    m += "\n## Passed under a policy\n\nCases whose result is not the recipe's but one a policy of the record allows "
+         "(vectors/FORMAT.md), with what the target returned and how it departs.\n\n" + passes;
+    if (passes_in_json > passes_listed)
+      m += "\n" + std::to_string(passes_in_json - passes_listed) + " more are listed in certificate.json.\n";
+    if (passes_total > passes_in_json)
+      m += "\nCounted but not listed: " + std::to_string(passes_total - passes_in_json) +
+           " (certificate.json lists at most " + std::to_string(max_listed_failures) +
+           " a suite, and gives each suite's SHA-256 of all their case IDs).\n";
+  }
   size_t listed = 0, total = 0, in_json = 0;
   std::string list;
   for (const SuiteResult& s : r.suites) {
@@ -144,7 +217,7 @@ std::string certificate_markdown(const ReplayResult& r, const std::vector<sweep:
        "inputs are counted apart, not as mismatches.\n\n"
        "| domain | inputs judged | coverage | mismatches | passed under policy | in failed batches |\n"
        "|---|---|---|---|---|---|\n";
-  std::string not_provided, findings;
+  std::string not_provided, findings, profiles;
   for (const sweep::Outcome& o : sweeps) {
     if (!sweep_provided(o)) {
       not_provided += (not_provided.empty() ? "" : ", ") + o.domain;
@@ -170,9 +243,13 @@ std::string certificate_markdown(const ReplayResult& r, const std::vector<sweep:
       findings += "\n";
     }
     if (!s.tally.target_error.empty()) findings += "- " + s.domain + ": target error: " + s.tally.target_error + "\n";
+    if (!s.tally.accepted.empty())
+      profiles += "- " + s.domain + ": " + counts_text(s.tally.accepted) +
+                  (s.tally.departures.empty() ? "" : "; " + departure_profile(s.tally.departures)) + "\n";
   }
   if (!not_provided.empty()) m += "\nNot provided (the target declined every input): " + not_provided + ".\n";
   m += "\n### Sweep findings\n\n" + (findings.empty() ? std::string("None.\n") : findings);
+  if (!profiles.empty()) m += "\n### Sweep passes under a policy\n\n" + profiles;
   return m;
 }
 
@@ -184,11 +261,15 @@ std::string certificate_json(const ReplayResult& r, const std::vector<sweep::Out
   j["corpus_manifest_sha256"] = r.manifest_sha256;
   j["corpus"] = corpus_line(r);
   j["corpus_official"] = corpus::is_official(r.manifest_sha256);
-  j["conformant"] = certified_conformant(r, sweeps);
+  const bool conformant = certified_conformant(r, sweeps);
+  j["conformant"] = conformant;
   j["overall"] = overall_text(r, sweeps);
-  j["verdict"] = verdict_line(r, certified_conformant(r, sweeps));
+  j["verdict"] = verdict_line(r, conformant, sweep_policies(sweeps));
   j["scope"] = scope_json(r);
   j["generated_at"] = generated_at;
+  if (const Environment& e = r.environment; !e.cpu_model.empty())
+    j["environment"] = {{"cpu_model", e.cpu_model}, {"isa", e.isa}, {"logical_cpus", e.logical_cpus},
+                        {"jobs", e.jobs}, {"target_info", e.target_info}};
   j["capabilities"] = nlohmann::ordered_json::array();
   for (const CapabilityVerdict& v : capability_verdicts(r, sweeps))
     j["capabilities"].push_back({{"capability", capability_verb(v.cap)},
@@ -204,14 +285,24 @@ std::string certificate_json(const ReplayResult& r, const std::vector<sweep::Out
     js["target_problem"] = s.target_problem;
     js["diagnosis"] = s.diagnosis;
     js["failures_total"] = s.failures.size();
-    std::string ids;
-    for (const CaseResult& f : s.failures) ids += f.id + "\n";
-    js["failing_ids_sha256"] = corpus::sha256_hex(ids);
+    js["failing_ids_sha256"] = ids_sha256(s.failures);
     js["failures"] = nlohmann::ordered_json::array();
     for (size_t i = 0; i < s.failures.size() && i < max_listed_failures; ++i) {
       const CaseResult& f = s.failures[i];
       js["failures"].push_back({{"id", f.id}, {"verdict", verdict_name(f.verdict)}, {"inputs", f.inputs},
                                 {"expect", f.expect}, {"actual", f.actual}});
+    }
+    // Passes under a policy, listed like failures, with what the target returned.
+    js["policy_passes_total"] = s.policy_passes.size();
+    js["policy_pass_ids_sha256"] = ids_sha256(s.policy_passes);
+    js["departures"] = nlohmann::ordered_json::object();
+    for (const auto& [k, v] : s.departures()) js["departures"][k] = v;
+    js["departure_profile"] = departure_profile(s.departures());
+    js["policy_passes"] = nlohmann::ordered_json::array();
+    for (size_t i = 0; i < s.policy_passes.size() && i < max_listed_failures; ++i) {
+      const CaseResult& c = s.policy_passes[i];
+      js["policy_passes"].push_back({{"id", c.id}, {"policy", c.policy}, {"inputs", c.inputs}, {"expect", c.expect},
+                                     {"actual", c.actual}, {"departure", departure_names(c.departure)}});
     }
     j["suites"].push_back(js);
   }
@@ -237,6 +328,9 @@ std::string certificate_json(const ReplayResult& r, const std::vector<sweep::Out
     for (const auto& [k, v] : s.tally.class_counts) js["classes"][k] = v;
     js["accepted"] = nlohmann::ordered_json::object();
     for (const auto& [k, v] : s.tally.accepted) js["accepted"][k] = v;
+    js["departures"] = nlohmann::ordered_json::object();
+    for (const auto& [k, v] : s.tally.departures) js["departures"][k] = v;
+    js["departure_profile"] = departure_profile(s.tally.departures);
     js["target_error"] = s.tally.target_error;
     js["first"] = nlohmann::ordered_json::array();
     for (const sweep::Mismatch& x : s.tally.first)

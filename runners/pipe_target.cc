@@ -334,6 +334,13 @@ Response PipeTarget::non_ok(const std::string& line) {
   return dead("malformed response " + quote_line(line));
 }
 
+std::string PipeTarget::info() {
+  std::string line, why;
+  if (pid_ <= 0 || !exchange("info 1\n", &line, now_s() + timeout_s_, false, &why)) return {};
+  if (line.rfind("ok ", 0) != 0) return {};  // unsupported (an adapter of before `info`), error
+  return printable(line.substr(3));
+}
+
 bool PipeTarget::binary() {
   if (binary_ < 0 && pid_ > 0) {
     std::string line, why;

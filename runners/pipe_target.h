@@ -26,6 +26,8 @@ class PipeTarget final : public Target {
   std::string finish_suite() override;
   std::string name() const override { return name_; }
   std::string version() const override { return version_; }
+  // `info 1` -> `ok KEY=VALUE...` (printable); "" for `unsupported`, an error or no answer.
+  std::string info() override;
 
   // Binary batches (PIPE.md): whether the adapter accepts them; asked once per process, after
   // hello, with `binary 1`.

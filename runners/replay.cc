@@ -82,6 +82,25 @@ std::string inputs_of(const corpus::SuiteHeader& h, const corpus::Record& r) {
 
 }  // namespace
 
+std::vector<std::pair<std::string, uint64_t>> SuiteResult::departures() const {
+  std::vector<std::pair<std::string, uint64_t>> out;
+  for (int d = 0; d < kDepartureCount; ++d)
+    if (departure_counts[size_t(d)]) out.emplace_back(kDepartureNames[d], departure_counts[size_t(d)]);
+  return out;
+}
+
+std::set<std::string> ReplayResult::policies() const {
+  std::set<std::string> p;
+  for (const SuiteResult& s : suites) p.insert(s.policies_used.begin(), s.policies_used.end());
+  return p;
+}
+
+bool ReplayResult::within_tolerance() const {
+  for (const SuiteResult& s : suites)
+    if (s.counts[size_t(Verdict::WithinTolerance)]) return true;
+  return false;
+}
+
 bool verify_manifest(const std::string& dir, std::string* manifest_sha256, std::vector<corpus::ManifestEntry>* entries,
                      std::string* error, std::vector<std::string>* contents, unsigned threads) {
   // The one manifest reader every command uses: a regular file, at most kMaxManifestBytes, parsed.
@@ -126,8 +145,13 @@ bool replay_suite(Target& target, corpus::SuiteReader& reader, const ReplayOptio
   auto record_case = [&](const corpus::Record& r, Verdict v, std::string_view actual, const Judgement* j) {
     ++res.counts[size_t(v)];
     if (v == Verdict::Untested) --tag_count(r);
-    if (j && v == Verdict::PassUnderPolicy) res.policies_used.emplace(j->policy);
-    if (v != Verdict::Fail && v != Verdict::TargetError) return;
+    const bool policy_pass = j && v == Verdict::PassUnderPolicy;
+    if (policy_pass) {
+      res.policies_used.emplace(j->policy);
+      for (int d = 0; d < kDepartureCount; ++d)
+        if (j->departure >> d & 1) ++res.departure_counts[size_t(d)];
+    }
+    if (v != Verdict::Fail && v != Verdict::TargetError && !policy_pass) return;
     CaseResult cr;
     cr.id = r.id();
     cr.inputs = inputs_of(h, r);
@@ -136,6 +160,12 @@ bool replay_suite(Target& target, corpus::SuiteReader& reader, const ReplayOptio
     cr.tags = r.fields[tags_col];
     cr.verdict = v;
     if (j) cr.ulp = j->ulp, cr.note = j->note;
+    if (policy_pass) {
+      cr.policy = j->policy;
+      cr.departure = j->departure;
+      res.policy_passes.push_back(std::move(cr));
+      return;
+    }
     res.failures.push_back(std::move(cr));
   };
 
@@ -262,8 +292,12 @@ bool replay(Target& target, const ReplayOptions& o, ReplayResult* out, std::stri
   if (!verify_manifest(o.corpus_dir, &out->manifest_sha256, &entries, error, &contents, std::max(1u, o.jobs))) return false;
   std::vector<corpus::ManifestEntry> selected;
   std::vector<std::string> selected_contents;
+  std::vector<std::string> globs;  // suite_glob is a comma list of globs
+  for (std::string_view g : split(o.suite_glob, ','))
+    if (!g.empty()) globs.emplace_back(g);
   for (size_t i = 0; i < entries.size(); ++i)
-    if (fnmatch(o.suite_glob.c_str(), entries[i].suite.c_str(), 0) == 0) {
+    if (std::any_of(globs.begin(), globs.end(),
+                    [&](const std::string& g) { return fnmatch(g.c_str(), entries[i].suite.c_str(), 0) == 0; })) {
       selected.push_back(entries[i]);
       selected_contents.push_back(std::move(contents[i]));
     }

@@ -21,7 +21,7 @@ namespace nc::runners {
 
 struct ReplayOptions {
   std::string corpus_dir;
-  std::string suite_glob = "*";
+  std::string suite_glob = "*";   // a comma list of globs: a suite matching any is replayed
   std::string tag;                // only records carrying this tag ("" = all)
   JudgeOptions judge;
   size_t batch = 4096;            // elements per request (PIPE.md's limit)

@@ -1,6 +1,7 @@
 #include "runners/report.h"
 
 #include <cstdio>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "corpus/official.h"
@@ -52,14 +53,22 @@ std::string decoded(ResultType type, const std::string& token) {
 void print_summary(FILE* out, const ReplayResult& r, size_t max_failures) {
   std::fprintf(out, "target %s %s\ncorpus: %s\n", r.target_name.c_str(), r.target_version.c_str(),
                corpus::provenance(r.manifest_sha256).c_str());
+  std::vector<std::string> not_provided;  // suites the target declined whole: one line at the end
+  std::map<std::string, size_t> not_provided_by_verb;
+  size_t not_provided_cases = 0;
   for (const SuiteResult& s : r.suites) {
     const bool untested = s.counts[size_t(Verdict::Untested)] == s.total() && s.target_problem.empty();
-    std::fprintf(out, "%-8s %s: %s\n", s.failed() ? "FAIL" : untested ? "untested" : "ok", s.name.c_str(),
-                 counts_line(s).c_str());
+    if (untested && !s.failed()) {
+      not_provided.push_back(s.name);
+      not_provided_cases += s.total();
+      ++not_provided_by_verb[capability_verb(s.cap)];
+      continue;
+    }
+    std::fprintf(out, "%-8s %s: %s\n", s.failed() ? "FAIL" : "ok", s.name.c_str(), counts_line(s).c_str());
     if (!s.policies_used.empty()) {
-      std::string p;
-      for (const std::string& x : s.policies_used) p += (p.empty() ? "" : ", ") + x;
-      std::fprintf(out, "         conformant under policy %s\n", p.c_str());
+      const std::string profile = departure_profile(s.departures());
+      std::fprintf(out, "         conformant %s%s%s\n", policy_qualifier(s.policies_used).c_str(),
+                   profile.empty() ? "" : ": ", profile.c_str());
     }
     if (!s.target_problem.empty()) std::fprintf(out, "         target problem: %s\n", s.target_problem.c_str());
     const ResultType type = type_of(s);
@@ -75,6 +84,16 @@ void print_summary(FILE* out, const ReplayResult& r, size_t max_failures) {
     if (s.failures.size() > max_failures)
       std::fprintf(out, "         ... %zu more failures not shown (--max-failures)\n", s.failures.size() - max_failures);
     for (const std::string& d : s.diagnosis) std::fprintf(out, "         diagnosis: %s\n", d.c_str());
+  }
+  if (!not_provided.empty()) {
+    // Their names when few, else how many of each capability (--json lists them all).
+    std::string names;
+    if (not_provided.size() <= 4)
+      for (const std::string& n : not_provided) names += (names.empty() ? "" : ", ") + n;
+    else
+      for (const auto& [verb, n] : not_provided_by_verb) names += (names.empty() ? "" : ", ") + verb + " " + std::to_string(n);
+    std::fprintf(out, "untested %zu %s not provided by the target (%zu cases): %s\n", not_provided.size(),
+                 not_provided.size() == 1 ? "suite" : "suites", not_provided_cases, names.c_str());
   }
   for (const std::string& u : scope_of(r).unmet) std::fprintf(out, "required %s\n", u.c_str());
   std::fprintf(out, "%s\n", verdict_line(r, r.conformant()).c_str());
@@ -94,6 +113,7 @@ std::string report_json(const ReplayResult& r) {
   j["corpus"] = corpus::provenance(r.manifest_sha256);
   j["corpus_official"] = corpus::is_official(r.manifest_sha256);
   j["conformant"] = r.conformant();
+  j["overall"] = overall_word(r, r.conformant());
   j["verdict"] = verdict_line(r, r.conformant());
   j["scope"] = scope_json(r);
   j["suites"] = nlohmann::ordered_json::array();
@@ -116,6 +136,17 @@ std::string report_json(const ReplayResult& r) {
       if (!f.note.empty()) jf["note"] = f.note;
       js["failures"].push_back(jf);
     }
+    js["departures"] = nlohmann::ordered_json::object();
+    for (const auto& [k, v] : s.departures()) js["departures"][k] = v;
+    js["departure_profile"] = departure_profile(s.departures());
+    js["policy_passes"] = nlohmann::ordered_json::array();
+    for (const CaseResult& c : s.policy_passes) {
+      nlohmann::ordered_json d = nlohmann::ordered_json::array();
+      for (int b = 0; b < kDepartureCount; ++b)
+        if (c.departure >> b & 1) d.push_back(kDepartureNames[b]);
+      js["policy_passes"].push_back({{"id", c.id}, {"policy", c.policy}, {"inputs", c.inputs}, {"expect", c.expect},
+                                     {"actual", c.actual}, {"tags", c.tags}, {"departure", d}});
+    }
     j["suites"].push_back(js);
   }
   return j.dump(2) + "\n";
@@ -131,6 +162,7 @@ std::string report_junit(const ReplayResult& r) {
   x += "  <testsuite name=\"" + xml_escape(r.target_name + " " + r.target_version) + "\" tests=\"" + tests +
        "\" failures=\"" + std::to_string(failures) + "\">\n";
   x += "    <properties>\n      <property name=\"verdict\" value=\"" + xml_escape(verdict_line(r, r.conformant())) +
+       "\"/>\n      <property name=\"overall\" value=\"" + xml_escape(overall_word(r, r.conformant())) +
        "\"/>\n      <property name=\"corpus\" value=\"" + xml_escape(corpus::provenance(r.manifest_sha256)) +
        "\"/>\n    </properties>\n";
   // A requirement the target did not meet is a failed test of its own.
@@ -141,7 +173,18 @@ std::string report_junit(const ReplayResult& r) {
     x += "    <testcase classname=\"" + xml_escape(capability_verb(s.cap)) + "\" name=\"" + xml_escape(s.name) + "\"";
     const bool untested_only = s.counts[size_t(Verdict::Untested)] == s.total() && s.target_problem.empty();
     if (!s.failed() && s.target_problem.empty() && !untested_only) {
-      x += "/>\n";
+      if (s.policies_used.empty()) {
+        x += "/>\n";
+        continue;
+      }
+      // Passed, but only under a policy: says so, with the departure profile.
+      const std::string profile = departure_profile(s.departures());
+      x += ">\n      <properties>\n        <property name=\"verdict\" value=\"" +
+           xml_escape("conformant " + policy_qualifier(s.policies_used)) + "\"/>\n      </properties>\n" +
+           "      <system-out>" +
+           xml_escape(std::to_string(s.policy_passes.size()) + " cases passed " + policy_qualifier(s.policies_used) +
+                      (profile.empty() ? "" : ": " + profile)) +
+           "</system-out>\n    </testcase>\n";
       continue;
     }
     x += ">\n";

@@ -9,8 +9,11 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "runners/departure.h"
+#include "runners/environment.h"
 #include "runners/target.h"
 #include "runners/verdict.h"
 
@@ -20,6 +23,7 @@ struct CaseResult {
   std::string id, inputs, expect, actual, tags, note, policy;
   Verdict verdict = Verdict::Fail;
   std::optional<uint64_t> ulp;
+  unsigned departure = 0;  // a pass under a NaN policy: how it departs (runners/departure.h bits)
 };
 
 struct SuiteResult {
@@ -28,6 +32,10 @@ struct SuiteResult {
   std::array<size_t, kVerdictCount> counts{};
   std::set<std::string> policies_used;   // policies some case needed
   std::vector<CaseResult> failures;      // every Fail and TargetError, in record order
+  std::vector<CaseResult> policy_passes; // every PassUnderPolicy with what the target returned, in record order
+  std::array<uint64_t, kDepartureCount> departure_counts{};  // policy passes per departure bit
+  // The departure profile's counts by name ("NaN sign dropped" -> 12), departures that occurred.
+  std::vector<std::pair<std::string, uint64_t>> departures() const;
   std::map<std::string, size_t> judged_tags;  // tag -> judged cases (Untested excluded) carrying it
   std::string target_problem;            // the target died/hung/lied: why, naming the first case ID
   std::vector<std::string> diagnosis;    // lines grouping failures by tag with the likely cause
@@ -45,8 +53,11 @@ struct ReplayResult {
   std::string target_name, target_version;
   std::vector<SuiteResult> suites;
   std::vector<std::string> required;     // --require entries (runners/scope.h): unmet is not conformant
+  Environment environment;               // certify fills it (cpu_model "" otherwise)
   // Some case judged; no failure or target error in any suite; every requirement met (scope.cc).
   bool conformant() const;
+  std::set<std::string> policies() const;  // every suite's policies_used
+  bool within_tolerance() const;           // some case passed only within --tolerance
 };
 
 }  // namespace nc::runners

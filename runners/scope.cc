@@ -77,9 +77,26 @@ std::string scope_text(const Scope& s) {
   return t;
 }
 
-static std::string verdict_line_of_corpus(const ReplayResult& r, bool conformant) {
+namespace {
+std::string qualifier_of(const ReplayResult& r, const std::set<std::string>& extra_policies) {
+  std::set<std::string> policies = r.policies();
+  policies.insert(extra_policies.begin(), extra_policies.end());
+  return policy_qualifier(policies, r.within_tolerance());
+}
+}  // namespace
+
+std::string overall_word(const ReplayResult& r, bool conformant, const std::set<std::string>& extra_policies) {
+  if (!conformant) return "not conformant";
+  const std::string q = qualifier_of(r, extra_policies);
+  return q.empty() ? "conformant" : "conformant " + q;
+}
+
+static std::string verdict_line_of_corpus(const ReplayResult& r, bool conformant, const std::set<std::string>& extra_policies) {
   const Scope s = scope_of(r);
-  if (conformant) return "CONFORMANT for " + scope_text(s);
+  if (conformant) {
+    const std::string q = qualifier_of(r, extra_policies);
+    return "CONFORMANT " + (q.empty() ? std::string() : q + " ") + "for " + scope_text(s);
+  }
   size_t failed = 0, problems = 0;
   for (const SuiteResult& x : r.suites) failed += x.failed(), problems += !x.target_problem.empty();
   std::string why;
@@ -106,8 +123,8 @@ bool ReplayResult::conformant() const {
 
 // A verdict reached on any corpus but the official one says so on its own line, wherever that line
 // is repeated (summary, JSON and JUnit reports, certificates).
-std::string verdict_line(const ReplayResult& r, bool conformant) {
-  const std::string line = verdict_line_of_corpus(r, conformant);
+std::string verdict_line(const ReplayResult& r, bool conformant, const std::set<std::string>& extra_policies) {
+  const std::string line = verdict_line_of_corpus(r, conformant, extra_policies);
   if (r.manifest_sha256.empty() || corpus::is_official(r.manifest_sha256)) return line;
   return line + " (on a MODIFIED corpus, manifest sha256 " + r.manifest_sha256 + ")";
 }

@@ -4,6 +4,7 @@
 // the certificate.
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -31,7 +32,13 @@ bool require_entry_names_something(const std::string& entry, const std::vector<s
 std::string scope_text(const Scope& s);
 // "CONFORMANT for <scope>", or "NOT CONFORMANT: <why>; judged <scope>" (why: failures, target
 // problems, unmet requirements, nothing judged). `conformant` is the caller's overall verdict
-// (a certificate's includes its sweeps).
-std::string verdict_line(const ReplayResult& r, bool conformant);
+// (a certificate's includes its sweeps). A conformant verdict carries the weakest qualifier of what
+// it summarises: "CONFORMANT under policy nan-payload for ..." when some case (or, for a
+// certificate, some swept input: extra_policies) passed only under a policy, "within tolerance"
+// when some case passed only within --tolerance; never plain where a policy was needed.
+std::string verdict_line(const ReplayResult& r, bool conformant, const std::set<std::string>& extra_policies = {});
+// The overall word a certificate or report gives: "conformant", "conformant under policy
+// nan-payload", ..., or "not conformant".
+std::string overall_word(const ReplayResult& r, bool conformant, const std::set<std::string>& extra_policies = {});
 
 }  // namespace nc::runners

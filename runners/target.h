@@ -60,6 +60,10 @@ class Target {
   virtual std::string finish_suite() { return {}; }
   virtual std::string name() const = 0;     // self-reported, valid after start()
   virtual std::string version() const = 0;
+  // What the target reports of the configuration it runs in (dispatch level, threads, shapes):
+  // `KEY=VALUE` tokens, printable, "" when it reports nothing. Asked once, after start(), by
+  // certify (runners/PIPE.md `info 1`); optional for every target.
+  virtual std::string info() { return {}; }
 };
 
 // Request line as sent on the pipe ("decode E4M3FN 7e 01").

@@ -3,7 +3,10 @@
 #include <array>
 #include <vector>
 
+#include <algorithm>
+
 #include "corpus/same_bytes.h"
+#include "runners/departure.h"
 #include "runners/tokens.h"
 
 namespace nc::runners {
@@ -40,7 +43,19 @@ struct Policy {
 
 // Table of the policies the runner knows by name; a suite's #policy lines define others in words,
 // which this runner reports but never grants.
-constexpr std::array<Policy, 2> kPolicies{{
+// The runner reports a pass by the finest of these that holds, so nan-payload (the sign is the
+// required one) comes before nan-any (any NaN).
+bool sign_of(ResultType type, std::string_view token) {
+  uint32_t w;
+  static constexpr int kWidth[] = {32, 16, 16, 8, 4};
+  return word_of(type, token, &w) && (w >> (kWidth[int(type)] - 1)) & 1;
+}
+
+constexpr std::array<Policy, 3> kPolicies{{
+    {"nan-payload",
+     [](ResultType t, std::string_view expect, std::string_view actual) {
+       return token_is_nan(t, expect) && token_is_nan(t, actual) && sign_of(t, expect) == sign_of(t, actual);
+     }},
     {"nan-any",
      [](ResultType t, std::string_view expect, std::string_view actual) {
        return (expect == "nan*" || token_is_nan(t, expect)) && token_is_nan(t, actual);
@@ -88,7 +103,9 @@ Judgement single(Capability cap, ResultType type, std::string_view expect, std::
     for (std::string_view p : split(accept, ','))
       if (policy_allows(p, type, expect, actual)) {
         j.verdict = Verdict::PassUnderPolicy;
-        j.policy = p;
+        // The finer latitude where it holds: nan-any granted, the sign kept, is nan-payload.
+        j.policy = p == "nan-any" && policy_allows("nan-payload", type, expect, actual) ? "nan-payload" : p;
+        j.departure = token_nan_departure(type, expect, actual);
         return j;
       }
   const bool tolerance_applies = type == ResultType::Binary32 &&
@@ -151,10 +168,39 @@ bool policy_allows(std::string_view name, ResultType type, std::string_view expe
   return false;
 }
 
+unsigned token_nan_departure(ResultType type, std::string_view expect, std::string_view actual) {
+  uint32_t e, a;
+  if (!token_is_nan(type, expect) || !token_is_nan(type, actual) || !word_of(type, expect, &e) ||
+      !word_of(type, actual, &a))
+    return 0;
+  static constexpr NanLayout kLayout[] = {kBinary32Nan, kBF16Nan, kF16Nan, kE4M3FNNan};
+  return nan_departure(e, a, kLayout[int(type)]);
+}
+
+std::string departure_profile(const std::vector<std::pair<std::string, uint64_t>>& counts) {
+  auto sorted = counts;
+  std::stable_sort(sorted.begin(), sorted.end(), [](const auto& x, const auto& y) { return x.second > y.second; });
+  std::string s;
+  for (const auto& [name, n] : sorted)
+    if (n) s += (s.empty() ? "" : ", ") + name + " (" + std::to_string(n) + ")";
+  return s;
+}
+
+std::string policy_qualifier(const std::set<std::string>& policies, bool within_tolerance) {
+  std::string q;
+  if (!policies.empty()) {
+    q = policies.size() == 1 ? "under policy " : "under policies ";
+    bool first = true;
+    for (const std::string& p : policies) q += (first ? "" : ", ") + p, first = false;
+  }
+  if (within_tolerance) q += std::string(q.empty() ? "" : " ") + "within tolerance";
+  return q;
+}
+
 Judgement judge(Capability cap, ResultType type, std::string_view expect, std::string_view accept,
                 std::string_view actual, const JudgeOptions& o) {
   // Most cases are bit-exact: decided before any token is parsed or the accept list split.
-  if (corpus::same_bytes(actual, expect) && (expect.empty() || expect[0] != '!')) return Judgement{Verdict::Pass, {}, {}, {}};
+  if (corpus::same_bytes(actual, expect) && (expect.empty() || expect[0] != '!')) return Judgement{Verdict::Pass, {}, 0, {}, {}};
   if (cap != Capability::Dequantize || (!expect.empty() && expect[0] == '!'))
     return single(cap, type, expect, accept, actual, o);
   // Dequantize: a comma list; the case's verdict is its worst element's, the ULP its largest.
@@ -172,6 +218,7 @@ Judgement judge(Capability cap, ResultType type, std::string_view expect, std::s
     if (int(j.verdict) > int(worst.verdict)) {
       worst.verdict = j.verdict;
       worst.policy = j.policy;
+      worst.departure = j.departure;
       worst.note = j.note.empty() ? j.note : "element " + std::to_string(i) + ": " + j.note;
       if (j.verdict == Verdict::Fail && j.note.empty()) worst.note = "first differing element " + std::to_string(i);
     }

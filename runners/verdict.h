@@ -4,8 +4,11 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "runners/target.h"
 
@@ -30,7 +33,10 @@ ResultType result_type(Capability cap, std::string_view selector);
 
 struct Judgement {
   Verdict verdict = Verdict::Fail;
-  std::string_view policy;            // PassUnderPolicy: the policy applied, a view into accept
+  // PassUnderPolicy: the latitude the pass needed: the finest known policy that allows it (a pass
+  // the record grants under nan-any whose sign is the required one is reported nan-payload).
+  std::string_view policy;
+  unsigned departure = 0;             // PassUnderPolicy on NaN: runners/departure.h bits
   std::optional<uint64_t> ulp;        // binary32 results that are both numbers and differ: their distance
   std::string note;                   // why, for failures ("accepted a word that must be rejected")
 };
@@ -49,5 +55,13 @@ bool policy_known(std::string_view name);
 bool policy_allows(std::string_view name, ResultType type, std::string_view expect, std::string_view actual);
 // "any NaN of the result type" for one token.
 bool token_is_nan(ResultType type, std::string_view token);
+// How actual departs from expect, both NaN tokens of the type (runners/departure.h bits); 0 when
+// either is no NaN word of it.
+unsigned token_nan_departure(ResultType type, std::string_view expect, std::string_view actual);
+// "NaN payload dropped (21), NaN sign dropped (12)": departure counts, largest first; "" for none.
+std::string departure_profile(const std::vector<std::pair<std::string, uint64_t>>& counts);
+// The qualifier a verdict over passes under these policies (and within a tolerance) carries:
+// "", "under policy nan-payload", "under policies nan-any, nan-payload within tolerance".
+std::string policy_qualifier(const std::set<std::string>& policies, bool within_tolerance = false);
 
 }  // namespace nc::runners

@@ -33,11 +33,15 @@ struct Tally {
   // the corpus grants for the same inputs (vectors/FORMAT.md `#policy`), by policy name, sorted.
   // They are not mismatches: replay reports such a target "conformant under policy P".
   std::vector<std::pair<std::string, uint64_t>> accepted;
+  // How those inputs' results depart from the reference's NaN ("NaN sign dropped" -> n; one input
+  // may count under several), by name, sorted: the sweep's departure profile.
+  std::vector<std::pair<std::string, uint64_t>> departures;
   std::vector<Mismatch> first;                                 // sorted by index
   std::string target_error;  // the first failure; the word domains go on past a failed batch, the others stop
   uint64_t mismatches() const;  // the sum of class_counts
   void count(const Mismatch& m, size_t keep);
   void accept(const std::string& policy, uint64_t n);
+  void depart(const std::string& how, uint64_t n);
   void merge(const Tally& other, size_t keep);
 };
 

@@ -5,6 +5,7 @@
 
 #include "oracle/fastref/recipes.h"
 #include "registry/registry.h"
+#include "runners/departure.h"
 #include "runners/sweep/domain.h"
 #include "runners/sweep/families.h"
 
@@ -52,6 +53,7 @@ struct WordDomain : Domain {
   // Policy nan-any, granted where the corpus grants it (a NaN input of the BF16 and F16 recipes;
   // a binary16 NaN word): nan_any(input, actual) says actual is a NaN of the result type.
   std::function<bool(uint32_t, uint32_t)> nan_any;
+  runners::NanLayout nan_layout = runners::kBinary32Nan;  // of the result, for the departure profile
   std::function<std::string(uint32_t)> kind_of_input = [](uint32_t) { return std::string("word"); };
   // The expected result as the corpus writes it (vectors/FORMAT.md); hex by default.
   std::function<std::string(uint32_t)> expect_token;
@@ -91,11 +93,17 @@ struct WordDomain : Domain {
       reference(in.data(), n, stride, want.data());
       tally.covered += n;
       if (std::equal(want.begin(), want.begin() + ptrdiff_t(n), out.begin())) continue;
-      uint64_t under_nan_any = 0;
+      // Passes under the corpus's nan-any, reported by the finer latitude that holds: nan-payload
+      // where the sign is the reference's (vectors/FORMAT.md), and how each departs.
+      uint64_t under_nan_any = 0, under_nan_payload = 0;
+      uint64_t departs[runners::kDepartureCount] = {};
+      const uint32_t sign = 1u << (out_width - 1);
       for (size_t k = 0; k < n; ++k) {
         if (want[k] == out[k] || accept(want[k], out[k])) continue;
         if (nan_any && nan_any(in[k], out[k])) {
-          ++under_nan_any;
+          ++((want[k] ^ out[k]) & sign ? under_nan_any : under_nan_payload);
+          const unsigned d = runners::nan_departure(want[k], out[k], nan_layout);
+          for (int b = 0; b < runners::kDepartureCount; ++b) departs[b] += d >> b & 1;
           continue;
         }
         tally.count({first + k * stride, kind_of_input(in[k]) + ":" + result_kind(want[k], out[k], out_width),
@@ -105,6 +113,9 @@ struct WordDomain : Domain {
                     keep);
       }
       if (under_nan_any) tally.accept("nan-any", under_nan_any);
+      if (under_nan_payload) tally.accept("nan-payload", under_nan_payload);
+      for (int b = 0; b < runners::kDepartureCount; ++b)
+        if (departs[b]) tally.depart(runners::kDepartureNames[b], departs[b]);
     }
   }
 };
@@ -122,19 +133,20 @@ struct RecipeInfo {
   nc_recipe abi;
   fastref::Recipe ref;
   int out_digits, out_width;
+  runners::NanLayout nan_layout;
   // nullptr: no nan-any policy, as in the corpus suites: E2M1 has no NaN, and an E4M3FN NaN's only
   // freedom, its sign, is fixed by the recipe (docs/recipes.md).
   bool (*dest_is_nan)(uint32_t);
 };
 constexpr RecipeInfo kRecipes[] = {
-    {"F32_TO_BF16_RNE", NC_RECIPE_F32_TO_BF16_RNE, fastref::Recipe::F32_TO_BF16_RNE, 4, 16, is_nan_bf16},
-    {"F32_TO_F16_RNE", NC_RECIPE_F32_TO_F16_RNE, fastref::Recipe::F32_TO_F16_RNE, 4, 16, is_nan_f16},
+    {"F32_TO_BF16_RNE", NC_RECIPE_F32_TO_BF16_RNE, fastref::Recipe::F32_TO_BF16_RNE, 4, 16, runners::kBF16Nan, is_nan_bf16},
+    {"F32_TO_F16_RNE", NC_RECIPE_F32_TO_F16_RNE, fastref::Recipe::F32_TO_F16_RNE, 4, 16, runners::kF16Nan, is_nan_f16},
     {"F32_TO_E4M3FN_RNE_SATFINITE", NC_RECIPE_F32_TO_E4M3FN_RNE_SATFINITE,
-     fastref::Recipe::F32_TO_E4M3FN_RNE_SATFINITE, 2, 8, nullptr},
+     fastref::Recipe::F32_TO_E4M3FN_RNE_SATFINITE, 2, 8, runners::kE4M3FNNan, nullptr},
     {"F32_TO_E4M3FN_RNE_OVF_NAN", NC_RECIPE_F32_TO_E4M3FN_RNE_OVF_NAN,
-     fastref::Recipe::F32_TO_E4M3FN_RNE_OVF_NAN, 2, 8, nullptr},
+     fastref::Recipe::F32_TO_E4M3FN_RNE_OVF_NAN, 2, 8, runners::kE4M3FNNan, nullptr},
     {"F32_TO_E2M1_RNE_SATFINITE", NC_RECIPE_F32_TO_E2M1_RNE_SATFINITE,
-     fastref::Recipe::F32_TO_E2M1_RNE_SATFINITE, 1, 4, nullptr},
+     fastref::Recipe::F32_TO_E2M1_RNE_SATFINITE, 1, 4, runners::kE4M3FNNan, nullptr},
 };
 
 std::unique_ptr<Domain> convert_domain(const RecipeInfo& r) {
@@ -157,6 +169,7 @@ std::unique_ptr<Domain> convert_domain(const RecipeInfo& r) {
       fastref::convert_batch(ref, in, n, out);
   };
   d->kind_of_input = input_kind32;
+  d->nan_layout = r.nan_layout;
   if (auto dest_is_nan = r.dest_is_nan)
     d->nan_any = [dest_is_nan](uint32_t in, uint32_t actual) { return is_nan32(in) && dest_is_nan(actual); };
   return d;
@@ -235,6 +248,7 @@ void Tally::count(const Mismatch& m, size_t keep) {
 }
 
 void Tally::accept(const std::string& policy, uint64_t n) { add_count(accepted, policy, n); }
+void Tally::depart(const std::string& how, uint64_t n) { add_count(departures, how, n); }
 
 void Tally::merge(const Tally& o, size_t keep) {
   covered += o.covered;
@@ -244,6 +258,7 @@ void Tally::merge(const Tally& o, size_t keep) {
   if (target_error.empty()) target_error = o.target_error;
   for (const auto& [k, v] : o.class_counts) add_count(class_counts, k, v);
   for (const auto& [k, v] : o.accepted) add_count(accepted, k, v);
+  for (const auto& [k, v] : o.departures) add_count(departures, k, v);
   first.insert(first.end(), o.first.begin(), o.first.end());
   std::sort(first.begin(), first.end(), [](const Mismatch& a, const Mismatch& b) { return a.index < b.index; });
   // Keep the first `keep` of each class by index, as one range over the union would have.

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <map>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <thread>
 #include <unistd.h>
@@ -14,6 +16,16 @@
 #include "runners/sweep/shard.h"
 
 namespace nc::sweep {
+
+namespace {
+// "42 s", "3 min 5 s", "1 h 2 min": an estimate to the second is enough.
+std::string duration_text(double seconds) {
+  const uint64_t t = uint64_t(seconds + 0.5);
+  if (t < 60) return std::to_string(t) + " s";
+  if (t < 3600) return std::to_string(t / 60) + " min " + std::to_string(t % 60) + " s";
+  return std::to_string(t / 3600) + " h " + std::to_string(t / 60 % 60) + " min";
+}
+}  // namespace
 
 std::string reference_name() { return "ninfer-conform " NC_VERSION; }
 
@@ -46,20 +58,30 @@ Report run(const Domain& d, const nc_plugin_v1& target, const std::string& targe
   uint64_t n_chunks = first >= end ? 0 : (end - first + chunk_span - 1) / chunk_span;
   std::vector<Tally> tallies(n_chunks);
   std::atomic<uint64_t> next{0}, done{0};
+  std::mutex print;
+  const auto start = std::chrono::steady_clock::now();
   auto worker = [&] {
     for (uint64_t c; (c = next++) < n_chunks;) {
       uint64_t b = first + c * chunk_span, e = std::min(end, b + chunk_span);
       d.run(target, b, e, opts.stride, opts.keep, tallies[c]);
       uint64_t k = ++done;
-      if (opts.progress)
-        std::fprintf(stderr, "\r%s: %5.1f%%", r.domain.c_str(), 100.0 * double(k) / double(n_chunks));
+      if (opts.progress) {
+        // Inputs per second so far and the time the rest takes at that rate (chunks are equal
+        // but the last), on one line rewritten in place: a terminal only (the caller decides).
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const double inputs = double(std::min(k * chunk_inputs, (end - first + opts.stride - 1) / opts.stride));
+        const double rate = s > 0 ? inputs / s : 0, eta = k ? s * double(n_chunks - k) / double(k) : 0;
+        std::lock_guard<std::mutex> lock(print);
+        std::fprintf(stderr, "\r\033[K%s: %5.1f%%  %.3g inputs/s  ETA %s", r.domain.c_str(),
+                     100.0 * double(k) / double(n_chunks), rate, duration_text(eta).c_str());
+      }
     }
   };
   std::vector<std::thread> threads;
   for (unsigned j = 1; j < std::max(1u, opts.jobs); ++j) threads.emplace_back(worker);
   worker();
   for (auto& t : threads) t.join();
-  if (opts.progress) std::fprintf(stderr, "\n");
+  if (opts.progress && n_chunks) std::fprintf(stderr, "\n");  // the last line stays: 100%, the rate
   for (const Tally& t : tallies) r.tally.merge(t, opts.keep);
   return r;
 }
@@ -91,6 +113,9 @@ std::string to_json(const Report& r) {
   ordered_json accepted = ordered_json::object();
   for (const auto& [k, v] : r.tally.accepted) accepted[k] = v;
   j["accepted"] = accepted;
+  ordered_json departures = ordered_json::object();
+  for (const auto& [k, v] : r.tally.departures) departures[k] = v;
+  j["departures"] = departures;
   ordered_json first = ordered_json::array();
   for (const Mismatch& m : r.tally.first)
     first.push_back({{"index", m.index}, {"class", m.mismatch_class}, {"input", m.input},
@@ -176,6 +201,8 @@ void report_from(const nlohmann::json& j, Report* r) {
   r->tally.target_error = json_text(j, "target_error");
   const uint64_t mismatches = counts_of(j, "classes", &r->tally.class_counts);
   const uint64_t accepted = counts_of(j, "accepted", &r->tally.accepted);
+  // Reports written before departure profiles have none.
+  if (j.contains("departures")) counts_of(j, "departures", &r->tally.departures);
   for (const nlohmann::json& m : json_array(j, "first")) {
     if (!m.is_object()) throw Malformed("an entry of \"first\" is not an object");
     r->tally.first.push_back({json_count(m, "index"), json_text(m, "class"), json_texts(m, "input"),

@@ -19,7 +19,11 @@ The ML frameworks are swept whole for their committed certificate (expected-find
 by `--check --full`, ctest label `long`: minutes per domain) and 1 in CI_STRIDE in CI:
 `--write` records both, the sampled findings in expected-findings.stride-S.json, which a plain
 `--check` compares against.
-`--write all` re-certifies every implementation.
+`--write all` re-certifies every implementation. `--write --sampled IMPL` writes only the sampled
+findings of a CI_STRIDE implementation (expected-findings.stride-S.json, minutes less than its
+exhaustive sweeps) and leaves its certificate and expected-findings.json as they are: CI's plain
+`--check` then passes, while `--check --full` (label `long`) still compares against the old
+certificate until it is re-certified whole.
 """
 import argparse
 import json
@@ -39,13 +43,19 @@ FRAMEWORKS = ("pytorch", "pytorch-strided", "onnx-reference", "onnxruntime", "ja
 # whole (libgcc's software _Float16 path, about 2e7 conversions/s; gfloat, pure numpy). Every other
 # implementation, the ML frameworks included, is swept over every input for its certificate.
 SWEEP_STRIDE = {"gcc-float16-libgcc": 16, "gfloat": 64}
+# The paths of a framework that users reach by configuration rather than by default, certified as
+# targets of their own on a sample (1 in 257 inputs, as CI samples the frameworks; the certificate
+# states the coverage): PyTorch capped at each lower ATen CPU capability level, OpenVINO's
+# static-shape models. Their committed certificate is the sampled one: CI's --check repeats it.
+PATHS = ("pytorch-avx2", "pytorch-default", "openvino-static")
+SWEEP_STRIDE.update({p: 257 for p in PATHS})
 # 1 input in N of each binary32 conversion domain in CI (`--check` without `--full`), where the
 # certificate's own sweeps would cost CI minutes per implementation: the frameworks, and Highway,
 # whose billions of mismatches are each classified.
 CI_STRIDE = {f: 257 for f in FRAMEWORKS + ("highway-sse4", "highway-avx2")}
 # Seconds an adapter may take to answer one request: importing torch, jax or openvino on a
 # loaded machine takes more than the runner's default 10 s, and the first batch pays for it.
-TIMEOUT = {f: 120 for f in FRAMEWORKS + ("torchao", "compressed-tensors", "modelopt")}
+TIMEOUT = {f: 120 for f in FRAMEWORKS + PATHS + ("torchao", "compressed-tensors", "modelopt")}
 # Failures listed per suite in each certificate.json (`certify --max-failures`): a library that
 # truncates fails a hundred thousand corpus cases, and the committed record stays small. Beyond the
 # list, a suite's failure count and the SHA-256 of all its failing IDs still pin the set.
@@ -55,7 +65,8 @@ MAX_LISTED_FAILURES = 1000
 NEEDS_CPU_FLAGS = {"gcc-float16-f16c": ("f16c",), "x86-avx512bf16-vcvtneps2bf16": ("avx512_bf16",),
                    "highway-sse4": ("ssse3", "sse4_1", "sse4_2", "pclmulqdq", "aes"),
                    "highway-avx2": ("ssse3", "sse4_1", "sse4_2", "pclmulqdq", "aes", "avx2", "bmi1", "bmi2",
-                                    "fma", "f16c")}
+                                    "fma", "f16c"),
+                   "pytorch-avx2": ("avx2", "fma")}
 
 
 def targets(build):
@@ -80,10 +91,14 @@ def targets(build):
         "pyarrow": pipe("pyarrow_adapter.py"),
         "pytorch": pipe("pytorch_adapter.py contiguous"),
         "pytorch-strided": pipe("pytorch_adapter.py strided"),
+        # ATen's CPU capability capped by the environment (the adapter reports the level in force).
+        "pytorch-avx2": "pipe:ATEN_CPU_CAPABILITY=avx2 " + pipe("pytorch_adapter.py contiguous")[5:],
+        "pytorch-default": "pipe:ATEN_CPU_CAPABILITY=default " + pipe("pytorch_adapter.py contiguous")[5:],
         "onnx-reference": pipe("onnx_adapter.py reference"),
         "onnxruntime": pipe("onnx_adapter.py runtime"),
         "jax": pipe("jax_adapter.py"),
-        "openvino": pipe("openvino_adapter.py"),
+        "openvino": pipe("openvino_adapter.py dynamic"),
+        "openvino-static": pipe("openvino_adapter.py static"),
         "torchao": pipe("torchao_adapter.py"),
         "compressed-tensors": pipe("compressed_tensors_adapter.py"),
         "modelopt": pipe("modelopt_adapter.py"),
@@ -92,7 +107,8 @@ def targets(build):
 
 # The Python module each framework adapter needs: a venv without it makes the check a skip that
 # says so (scripts/install-thirdparty installs them all; a platform without a wheel lacks one).
-NEEDS_MODULE = {"pytorch": "torch", "pytorch-strided": "torch", "onnx-reference": "onnx",
+NEEDS_MODULE = {"pytorch": "torch", "pytorch-strided": "torch", "pytorch-avx2": "torch", "pytorch-default": "torch",
+                "openvino-static": "openvino", "onnx-reference": "onnx",
                 "onnxruntime": "onnxruntime", "jax": "jax", "openvino": "openvino", "torchao": "torchao",
                 "compressed-tensors": "compressed_tensors", "modelopt": "modelopt", "gguf": "gguf",
                 "pyarrow": "pyarrow"}
@@ -102,7 +118,7 @@ def sweep_findings(s):
     if "failure" in s:
         return {"failure": s["failure"]}
     return {k: s[k] for k in ("provided", "stride", "covered", "errored", "classes", "accepted")} | {
-        "target_error": bool(s["target_error"])}
+        "departures": s.get("departures", {}), "target_error": bool(s["target_error"])}
 
 
 def failing_ids(s):
@@ -118,11 +134,13 @@ def failing_ids(s):
 def findings(cert):
     return {
         "target": cert["target"],
+        "overall": cert.get("overall", "conformant" if cert["conformant"] else "not conformant"),
         "capabilities": {c["capability"]: c["verdict"] for c in cert["capabilities"]},
         "suites": {
             s["suite"]: {
-                "counts": {k: v for k, v in s.items() if isinstance(v, int) and k != "failures_total"},
+                "counts": {k: v for k, v in s.items() if isinstance(v, int) and k not in ("failures_total", "policy_passes_total")},
                 "policies": sorted(s.get("policies", [])),
+                "departures": s.get("departures", {}),
                 "target_problem": s.get("target_problem", ""),
                 "failing_ids": failing_ids(s),
             }
@@ -188,7 +206,8 @@ def skip_reason(a, table, impl, expected_file):
         return "%s not certified yet (no %s); run certify.py --write" % (impl, expected_file)
     if table[impl].startswith("plugin:") and not os.path.exists(table[impl][7:]):
         return "%s was not built on this machine (%s)" % (impl, table[impl][7:])
-    python = table[impl].split()[0][5:]
+    # The program after any VAR=VALUE assignments of the pipe command (pytorch-avx2's).
+    python = next((t for t in table[impl][5:].split() if "=" not in t), "")
     if table[impl].startswith("pipe:") and not os.access(python, os.X_OK):
         return "no .venv; run scripts/install-thirdparty"
     module = NEEDS_MODULE.get(impl)
@@ -221,6 +240,14 @@ def record(a, table, impl, full_stride, out):
     """--write: the certificate and its findings; for a CI_STRIDE implementation also the sampled
     findings the plain --check compares against."""
     cert_dir = os.path.join(a.certs, impl)
+    if a.sampled:
+        if impl not in CI_STRIDE:
+            sys.exit("certify.py: --sampled is for the implementations CI samples (%s), not %s" %
+                     (" ".join(CI_STRIDE), impl))
+        sampled = certify(a, table, impl, CI_STRIDE[impl], out)
+        write_json(os.path.join(cert_dir, "expected-findings.stride-%d.json" % CI_STRIDE[impl]), findings(sampled))
+        print("%s: sampled findings (1 in %d) written to %s" % (impl, CI_STRIDE[impl], cert_dir))
+        return 0
     cert = certify(a, table, impl, full_stride, out)
     os.makedirs(cert_dir, exist_ok=True)
     for name in ("certificate.md", "certificate.json"):
@@ -232,7 +259,7 @@ def record(a, table, impl, full_stride, out):
         os.mkdir(os.path.join(out, "sampled"))
         sampled = certify(a, table, impl, CI_STRIDE[impl], os.path.join(out, "sampled"))
         write_json(os.path.join(cert_dir, "expected-findings.stride-%d.json" % CI_STRIDE[impl]), findings(sampled))
-    print("%s: %s, findings written to %s" % (impl, "conformant" if cert["conformant"] else "not conformant", cert_dir))
+    print("%s: %s, findings written to %s" % (impl, cert.get("overall", cert["conformant"]), cert_dir))
     return 0
 
 
@@ -262,6 +289,8 @@ def main():
                     help="failures listed per suite in certificate.json (default %(default)s)")
     ap.add_argument("--full", action="store_true", help="check against the committed certificate's "
                     "sweeps (expected-findings.json) even where CI_STRIDE names a sampled CI check")
+    ap.add_argument("--sampled", action="store_true", help="with --write: only the 1 in CI_STRIDE findings "
+                    "of a CI-sampled implementation; its certificate stays as it is")
     ap.add_argument("impl", nargs="+", help="implementation names, or `all` (with --write)")
     mode = ap.add_mutually_exclusive_group(required=True)
     mode.add_argument("--write", action="store_true")

@@ -5,7 +5,7 @@ for every capability it offers, the capabilities it must decline, each documente
 (so a change in the framework shows up), and the binary framing the sweeps use.
 
 usage: framework_adapters_test.py SOURCE_DIR ADAPTER
-ADAPTER: pytorch pytorch-strided jax openvino onnxruntime onnx-reference torchao
+ADAPTER: pytorch pytorch-strided jax openvino openvino-static onnxruntime onnx-reference torchao
          compressed-tensors modelopt
 exit 77 = skipped: no .venv, or the venv cannot import the framework (the reason is printed).
 """
@@ -70,14 +70,23 @@ ADAPTERS = {
             ["convert F32_TO_E4M3FN_RNE_SATFINITE"],
             # E2M1 has no NaN: XLA maps every NaN to -0 (0x8), the recipe to 0x7 / 0xf
             [("convert F32_TO_E2M1_RNE_SATFINITE 7fc00000 ffc00000", "8 8")]),
-    "openvino": (["openvino_adapter.py"], "openvino", "openvino",
+    "openvino": (["openvino_adapter.py", "dynamic"], "openvino", "openvino",
                  DECODES_8 + ["decode E2M1", "convert F32_TO_F16_RNE", "convert F32_TO_E2M1_RNE_SATFINITE"],
                  ["convert F32_TO_E4M3FN_RNE_SATFINITE"],
                  # BF16 drops the sticky bits below the tie, can turn a NaN into infinity or carry
-                 # it into -0; f8e4m3 rounds twice (spec: 01, 01) and saturates (464, 480)
+                 # it into -0; f8e4m3 rounds twice (spec: 01, 01), so (464, 464.125] reaches 448
+                 # (binary16 464, the E4M3FN tie) where the recipe overflows to NaN; 480 is NaN
                  [("convert F32_TO_BF16_RNE 3f808001 7f800001 7fff800a", "3f80 7f80 8000"),
                   ("convert F32_TO_E4M3FN_RNE_OVF_NAN 3b3ff017 3a800027", "02 00"),
                   ("convert F32_TO_E4M3FN_RNE_OVF_NAN 43e80001 43f00000 7f800000", "7e 7f 7f")]),
+    # Static shapes: another BF16 kernel, round-to-nearest-even with the recipe's NaNs, but subnormal
+    # results flushed to zero (0x00010000 -> 0x0001, 0x007fffff -> 0x0080 by the recipe).
+    "openvino-static": (["openvino_adapter.py", "static"], "openvino", "openvino-static",
+                        DECODES_8 + ["decode E2M1", "convert F32_TO_F16_RNE", "convert F32_TO_E2M1_RNE_SATFINITE"],
+                        ["convert F32_TO_E4M3FN_RNE_SATFINITE"],
+                        [("convert F32_TO_BF16_RNE 3f808001 7f800001 7fff800a ff812345 00010000 007fffff",
+                          "3f81 7fc0 7fff ffc1 0000 0000"),
+                         ("convert F32_TO_E4M3FN_RNE_OVF_NAN 43e80001 43f00000 7f800000", "7e 7f 7f")]),
     "onnxruntime": (["onnx_adapter.py", "runtime"], "onnxruntime", "onnxruntime",
                     DECODES_8 + CONVERTS_16 + ["convert F32_TO_E4M3FN_RNE_SATFINITE", "convert F32_TO_E4M3FN_RNE_OVF_NAN",
                                                "reconstruct FP8_E4M3FN_ROW_BF16S", "dequantize FP8_E4M3FN_ROW_BF16S"],
@@ -158,6 +167,23 @@ check(len(hello) == 3 and hello[:2] == ["ok", name], "hello: %r" % lines[:1])
 for (request, expect), got in zip(cases, lines[1:]):
     want = "unsupported" if expect is None else "ok " + expect
     check(got == want, "%s\n  want %s\n  got  %s" % (request, want, got))
+
+
+# The configuration the adapter reports (PIPE.md `info 1`), where it reports one: the path judged.
+INFO = {"pytorch": ["aten_cpu_capability=", "layout=contiguous", "threads=1"],
+        "pytorch-strided": ["aten_cpu_capability=", "layout=strided"],
+        "openvino": ["shapes=dynamic", "inference_precision_hint=f32", "inference_num_threads=1"],
+        "openvino-static": ["shapes=static", "inference_precision_hint=f32"]}
+if which in INFO:
+    proc = subprocess.run(cmd, input="hello 1\ninfo 1\n", capture_output=True, text=True, timeout=240)
+    info = (proc.stdout.splitlines() + ["", ""])[1]
+    check(info.startswith("ok ") and all(k in info.split(" ")[1:] or any(t.startswith(k) for t in info.split(" "))
+                                         for k in INFO[which]), "info 1: %r, want %s" % (info, INFO[which]))
+    if which == "pytorch":  # ATEN_CPU_CAPABILITY caps the level; the adapter reports the one in force
+        env = dict(os.environ, ATEN_CPU_CAPABILITY="default")
+        proc = subprocess.run(cmd, input="hello 1\ninfo 1\n", capture_output=True, text=True, timeout=240, env=env)
+        info = (proc.stdout.splitlines() + ["", ""])[1]
+        check("aten_cpu_capability=DEFAULT" in info.split(" "), "info 1 under ATEN_CPU_CAPABILITY=default: %r" % info)
 
 
 def words_le(tokens):

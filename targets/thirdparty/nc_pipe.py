@@ -51,9 +51,11 @@ def binary_reply(handlers, op, selector, payload):
     return b"ok\n" + result.tobytes() + validity
 
 
-def serve(name, version, handlers):
+def serve(name, version, handlers, info=None):
     """Answers requests on stdin until it closes. A request whose selector is not in the handler's
-    selectors is answered `unsupported` without calling fn (and so without importing anything)."""
+    selectors is answered `unsupported` without calling fn (and so without importing anything).
+    info: a function returning {KEY: VALUE} of the configuration the conversions run in (dispatch
+    level, threads, shapes) for `info 1`; without it `info` is unsupported."""
     inp, out = sys.stdin.buffer, sys.stdout.buffer
     for raw in iter(inp.readline, b""):
         tokens = raw.decode("ascii", "replace").rstrip("\n").split(" ")
@@ -67,6 +69,9 @@ def serve(name, version, handlers):
                 reply = ("ok %s %s" % (name, version)).encode()
             elif op == "binary" and args == ["1"]:
                 reply = b"ok"
+            elif op == "info" and args == ["1"] and info:
+                items = info()
+                reply = " ".join(["ok"] + ["%s=%s" % (k, "_".join(str(v).split()) or "-") for k, v in items.items()]).encode()
             elif op in handlers and args and args[0] in handlers[op][0] and (not binary or op in ("decode", "convert")):
                 if binary:
                     reply = binary_reply(handlers, op, args[0], payload)

@@ -12,6 +12,11 @@ Conventions of this library, isolated here:
   non-saturating cast.
 - float4_e2m1fn_x2 is a packed storage type without conversion kernels in this version
   (`copy_kernel not implemented`), so E2M1 is not provided.
+The CPU kernels dispatch on the capability level ATen picks at start-up: the best the CPU offers
+(`torch.backends.cpu.get_cpu_capability()`), or the one the environment variable
+`ATEN_CPU_CAPABILITY` (default, avx2, avx512) caps it at. certify.py certifies each level this CPU
+offers as a target of its own (pytorch-default, pytorch-avx2; pytorch is the level ATen picks), and
+`info 1` reports the level in force.
 Run with the project venv's python.
 """
 import functools
@@ -69,7 +74,15 @@ def convert(recipe, words):
     return out.to(torch.int64).numpy().astype(np.uint32) & mask
 
 
+def info():
+    import torch
+    tables()  # the thread setting
+    return {"aten_cpu_capability": torch.backends.cpu.get_cpu_capability(),
+            "ATEN_CPU_CAPABILITY": os.environ.get("ATEN_CPU_CAPABILITY", "-"),
+            "threads": torch.get_num_threads(), "layout": "strided" if STRIDED else "contiguous"}
+
+
 if __name__ == "__main__":
     version = "%s+numpy-%s" % (md.version("torch"), md.version("numpy"))
     nc_pipe.serve("pytorch-strided" if STRIDED else "pytorch", version,
-                  {"decode": (DECODE_TYPES, decode), "convert": (RECIPES, convert)})
+                  {"decode": (DECODE_TYPES, decode), "convert": (RECIPES, convert)}, info)

@@ -48,7 +48,7 @@ set_tests_properties("thirdparty: ml_dtypes, gfloat, numpy, gguf and pyarrow pip
 
 # The ML framework adapters, one test each so a framework the venv cannot import skips alone
 # (exit 77, saying what the import lacked).
-foreach(adapter pytorch pytorch-strided jax openvino onnxruntime onnx-reference torchao
+foreach(adapter pytorch pytorch-strided jax openvino openvino-static onnxruntime onnx-reference torchao
                 compressed-tensors modelopt)
   add_test(NAME "thirdparty: ${adapter} pipe adapter"
            COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/framework_adapters_test.py
@@ -74,8 +74,8 @@ if(TARGET ninfer-conform AND TARGET nc_tp_avx512_bf16)
   # expected-findings.stride-S.json.
   foreach(impl cuda-toolkit-host eigen fp16-lib gcc-float16-libgcc gcc-float16-f16c
                x86-avx512bf16-vcvtneps2bf16 highway-sse4 highway-avx2 ml_dtypes gfloat numpy gguf pyarrow
-               pytorch pytorch-strided jax openvino onnxruntime onnx-reference torchao compressed-tensors
-               modelopt)
+               pytorch pytorch-strided pytorch-avx2 pytorch-default jax openvino openvino-static onnxruntime
+               onnx-reference torchao compressed-tensors modelopt)
     add_test(NAME "thirdparty certification: ${impl}"
              COMMAND python3 ${PROJECT_SOURCE_DIR}/targets/thirdparty/certify.py
                      --cli $<TARGET_FILE:ninfer-conform> --build ${PROJECT_BINARY_DIR} ${impl} --check)

@@ -118,3 +118,21 @@ TEST_CASE("arguments: --opt=value, a single-valued option twice, a value that is
   CHECK(run_status(cli() + " --version >" + err) == 0);
   CHECK_THAT(read_text(err), Catch::StartsWith("ninfer-conform ") && Catch::Contains("manifest sha256"));
 }
+
+TEST_CASE("replay --suite takes comma lists and repeats, and untested suites share one summary line", "[cli]") {
+  const std::string corpus = make_corpus();
+  const std::string base = cli() + " replay --quiet --corpus " + corpus + " --target plugin:" + NC_TEST_PLUGIN_GOOD;
+  const std::string out = corpus + "/s.txt";
+  CHECK(run_status(base + " --suite decode.E4M3FN,validate.NVFP4.scale >" + out) == 0);
+  std::string text = read_text(out);
+  CHECK(text.find("decode.E4M3FN:") != std::string::npos);
+  CHECK(text.find("decode.W8G32_F16S.code") == std::string::npos);  // not selected
+  // validate is not provided: one line, not a line per suite.
+  CHECK(text.find("untested 1 suite not provided by the target (2 cases): validate.NVFP4.scale") != std::string::npos);
+  CHECK(run_status(base + " --suite decode.E4M3FN --suite 'decode.W8*' >" + out) == 0);
+  text = read_text(out);
+  CHECK(text.find("decode.E4M3FN:") != std::string::npos);
+  CHECK(text.find("decode.W8G32_F16S.code:") != std::string::npos);
+  CHECK(text.find("validate.NVFP4.scale") == std::string::npos);
+  CHECK(run_status(base + " --suite , >" + out + " 2>&1") == 2);
+}

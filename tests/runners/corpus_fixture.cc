@@ -65,16 +65,16 @@ int run_status(const std::string& command) {
   return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+namespace {
+struct Suite {
+  std::string name, text;
+  size_t records;
+};
+std::string write_corpus(const std::vector<Suite>& suites);
+}  // namespace
+
 std::string make_corpus() {
-  char tmpl[] = "/tmp/nc-runners-test-XXXXXX";
-  std::string dir = mkdtemp(tmpl);
-  if (made_dirs().empty()) std::atexit(remove_made_dirs);
-  made_dirs().push_back(dir);
   const std::string dec_cols = "id word expect accept value class tags comment";
-  struct Suite {
-    std::string name, text;
-    size_t records;
-  };
   std::vector<Suite> suites;
   // E4M3FN: sign 7, e 6:3, m 2:0, bias 7; e==0 -> m*2^-9; else (1+m/8)*2^(e-7); 0x7f/0xff NaN.
   std::vector<Rec> e4m3 = {
@@ -112,6 +112,33 @@ std::string make_corpus() {
                     suite_text("validate.NVFP4.scale", "validate NVFP4.scale", "id word expect accept tags comment", {},
                                val),
                     val.size()});
+  return write_corpus(suites);
+}
+
+std::string make_nan_corpus() {
+  // F32_TO_BF16_RNE (docs/recipes.md, BF16/F16 NaN rule): the sign and fraction bits 22..16 kept,
+  // then the quiet bit (BF16 bit 6) set.
+  std::vector<Rec> recs = {
+      {"3f800000", "3f80 - 0x1p+0 - 1.0, no NaN"},
+      {"7fc00000", "7fc0 nan-any nan - quiet NaN, no payload"},
+      {"ffc00000", "ffc0 nan-any nan - negative quiet NaN, no payload"},
+      {"ff812345", "ffc1 nan-any nan - negative signalling NaN: fraction 0x012345, bits 22..16 = 0x01, quiet 0x40"},
+      {"7fa00000", "7fe0 nan-any nan - signalling NaN: bits 22..16 = 0x20, quiet 0x40"},
+      {"7f800001", "7fc0 nan-any nan - signalling NaN whose kept bits are zero: quieted, 0x40"},
+  };
+  return write_corpus({{"convert.F32_TO_BF16_RNE",
+                        suite_text("convert.F32_TO_BF16_RNE", "convert F32_TO_BF16_RNE",
+                                   "id src expect accept exact tags comment",
+                                   {"#policy nan-any any NaN of the destination type for a NaN source."}, recs),
+                        recs.size()}});
+}
+
+namespace {
+std::string write_corpus(const std::vector<Suite>& suites) {
+  char tmpl[] = "/tmp/nc-runners-test-XXXXXX";
+  std::string dir = mkdtemp(tmpl);
+  if (made_dirs().empty()) std::atexit(remove_made_dirs);
+  made_dirs().push_back(dir);
   corpus::Manifest m;
   m.schema = 1;
   m.generator_version = "runner-test-fixture";
@@ -132,5 +159,6 @@ std::string make_corpus() {
   write_text(dir + "/" + corpus::kManifestName, corpus::manifest_json(m));
   return dir;
 }
+}  // namespace
 
 }  // namespace nc::runners::test

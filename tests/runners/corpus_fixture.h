@@ -9,6 +9,9 @@ namespace nc::runners::test {
 
 // Writes the suites and MANIFEST.json into a fresh temporary directory and returns its path.
 std::string make_corpus();
+// One suite, convert.F32_TO_BF16_RNE: a normal number and five NaN sources, each expectation by hand
+// from docs/recipes.md's BF16 NaN rule, every NaN record granting nan-any.
+std::string make_nan_corpus();
 std::string read_text(const std::string& path);
 void write_text(const std::string& path, const std::string& bytes);
 // Runs a shell command; returns its exit status (-1 if it did not exit normally).

@@ -108,7 +108,8 @@ TEST_CASE("replay --require on the CLI: exit 1 and the summary says what is miss
   // The test plugin decodes E4M3FN and W8 codes and validates nothing.
   CHECK(run_status(base + " --require decode >" + corpus + "/o.txt") == 0);
   CHECK(has(read_text(corpus + "/o.txt"),
-            "CONFORMANT for decode.E4M3FN, decode.W8G32_F16S.code (16 cases); not provided: validate.NVFP4.scale"));
+            "CONFORMANT under policy nan-any for decode.E4M3FN, decode.W8G32_F16S.code (16 cases); not provided: "
+            "validate.NVFP4.scale"));
   CHECK(run_status(base + " --require decode,validate >" + corpus + "/o.txt") == 1);
   CHECK(has(read_text(corpus + "/o.txt"), "required validate: not provided (untested cases in validate.NVFP4.scale)"));
   // A suite of the corpus outside --suite is a requirement not met; a name in no suite, a typo.

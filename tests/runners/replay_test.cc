@@ -13,6 +13,8 @@
 #include "runners/certificate.h"
 #include "runners/replay.h"
 #include "runners/report.h"
+#include "runners/scope.h"
+#include "runners/tokens.h"
 #include "runners/sweep/sweep_target.h"
 #include "runners/target_factory.h"
 
@@ -62,12 +64,12 @@ TEST_CASE("a correct plugin passes, with policies and untested capabilities repo
   const SuiteResult& e4 = r.suites[0];
   CHECK(count(e4, Verdict::Pass) == 9);
   CHECK(count(e4, Verdict::PassUnderPolicy) == 1);  // ff -> ffc00000 where the record names 7fc00000
-  CHECK(e4.policies_used == std::set<std::string>{"nan-any"});
+  CHECK(e4.policies_used == std::set<std::string>{"nan-any"});  // the sign differs: nan-payload does not hold
   check_w8_suite_passes(r);
   CHECK(count(r.suites[2], Verdict::Untested) == 2);  // validate is not provided: untested, not passed
   CHECK(r.conformant());
   auto caps = capability_verdicts(r, {});
-  CHECK(caps[size_t(Capability::Decode)].verdict == "conformant under policies nan-any");
+  CHECK(caps[size_t(Capability::Decode)].verdict == "conformant under policy nan-any");
   CHECK(caps[size_t(Capability::Validate)].verdict == "untested");
 }
 
@@ -355,4 +357,94 @@ TEST_CASE("judged tags count every judged case's tags, however the lists repeat"
   REQUIRE(replay_suite(*target, **reader, o, &res, &why));
   CHECK(res.counts[size_t(Verdict::Untested)] == 0);
   CHECK(res.judged_tags == expected);
+}
+
+namespace {
+// A BF16 converter with a hand-written answer per input (make_nan_corpus's records): exact where
+// the comment says, and departing from the recipe's NaN in one way each elsewhere.
+class NanTarget : public Target {
+ public:
+  bool start(std::string*) override { return true; }
+  Response call(const Request& r) override {
+    static const std::map<std::string, std::string> kAnswer = {
+        {"3f800000", "3f80"},  // exact
+        {"7fc00000", "7fc0"},  // exact
+        {"ffc00000", "7fc0"},  // the NaN sign dropped: only nan-any allows it
+        {"ff812345", "ffc0"},  // the payload dropped, the sign kept: nan-payload
+        {"7fa00000", "7fa0"},  // kept signalling (quiet bit clear), payload and sign kept: nan-payload
+        {"7f800001", "7f81"},  // kept signalling; a signalling NaN needs a payload bit: nan-payload
+    };
+    Response resp;
+    resp.line = "ok";
+    for (std::string_view in : split(std::string_view(r.elements).substr(1), ' '))
+      resp.line += " " + kAnswer.at(std::string(in));
+    resp.index_tokens();
+    return resp;
+  }
+  std::string name() const override { return "nan-target"; }
+  std::string version() const override { return "1"; }
+};
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+}  // namespace
+
+TEST_CASE("passes under a policy: qualified verdicts everywhere, the returned words, the departure profile",
+          "[replay][policy]") {
+  NanTarget t;
+  ReplayOptions o;
+  o.corpus_dir = make_nan_corpus();
+  ReplayResult r;
+  std::string why;
+  REQUIRE(replay(t, o, &r, &why));
+  REQUIRE(r.suites.size() == 1);
+  const SuiteResult& s = r.suites[0];
+  CHECK(count(s, Verdict::Pass) == 2);
+  CHECK(count(s, Verdict::PassUnderPolicy) == 4);
+  CHECK(s.failed() == 0);
+  // The latitude split: only the sign-dropping case needed nan-any; the others kept the sign.
+  CHECK(s.policies_used == std::set<std::string>{"nan-any", "nan-payload"});
+  REQUIRE(s.policy_passes.size() == 4);
+  std::map<std::string, std::pair<std::string, std::string>> by_input;  // inputs -> (policy, actual)
+  for (const CaseResult& c : s.policy_passes) by_input[c.inputs] = {c.policy, c.actual};
+  CHECK(by_input["src=ffc00000"] == std::pair<std::string, std::string>{"nan-any", "7fc0"});
+  CHECK(by_input["src=ff812345"] == std::pair<std::string, std::string>{"nan-payload", "ffc0"});
+  CHECK(by_input["src=7fa00000"] == std::pair<std::string, std::string>{"nan-payload", "7fa0"});
+  CHECK(by_input["src=7f800001"] == std::pair<std::string, std::string>{"nan-payload", "7f81"});
+  const auto d = s.departures();
+  CHECK(d == std::vector<std::pair<std::string, uint64_t>>{
+                 {"NaN sign dropped", 1}, {"signalling NaN kept signalling", 2}, {"NaN payload dropped", 1}});
+  CHECK(departure_profile(d) == "signalling NaN kept signalling (2), NaN sign dropped (1), NaN payload dropped (1)");
+
+  // Conformant (exit 0) but never plainly: every summary carries the qualifier.
+  CHECK(r.conformant());
+  const std::string q = "under policies nan-any, nan-payload";
+  CHECK(verdict_line(r, true) == "CONFORMANT " + q + " for convert.F32_TO_BF16_RNE (6 cases)");
+  const nlohmann::json json = nlohmann::json::parse(report_json(r));
+  CHECK(json["overall"] == "conformant " + q);
+  CHECK(json["verdict"] == "CONFORMANT " + q + " for convert.F32_TO_BF16_RNE (6 cases)");
+  CHECK(json["suites"][0]["policy_passes"].size() == 4);
+  CHECK(json["suites"][0]["departure_profile"] == departure_profile(d));
+  const std::string junit = report_junit(r);
+  CHECK(has(junit, "<property name=\"overall\" value=\"conformant " + q + "\"/>"));
+  CHECK(has(junit, "<system-out>4 cases passed " + q + ": signalling NaN kept signalling (2)"));
+  const std::string md = certificate_markdown(r, {}, "t", 2);
+  CHECK(has(md, "| overall | conformant " + q + " |"));
+  CHECK(has(md, "| verdict | CONFORMANT " + q + " for"));
+  CHECK(has(md, "- convert.F32_TO_BF16_RNE: 4 under policy nan-any, nan-payload; signalling NaN kept signalling (2)"));
+  CHECK(has(md, "actual `7fc0` (NaN sign dropped)"));
+  CHECK(has(md, "Counted but not listed: 2 (certificate.json lists at most 2 a suite"));
+  const nlohmann::json cert = nlohmann::json::parse(certificate_json(r, {}, "t", 2));
+  CHECK(cert["conformant"] == true);
+  CHECK(cert["overall"] == "conformant " + q);
+  CHECK(cert["capabilities"][size_t(Capability::Convert)]["verdict"] == "conformant " + q);
+  const auto& js = cert["suites"][0];
+  CHECK(js["policy_passes_total"] == 4);
+  CHECK(js["policy_passes"].size() == 2);  // capped like failures
+  // The digest pins all four IDs in record (ID) order.
+  std::vector<std::string> ids;
+  for (const CaseResult& c : s.policy_passes) ids.push_back(c.id);
+  std::sort(ids.begin(), ids.end());
+  std::string joined;
+  for (const std::string& id : ids) joined += id + "\n";
+  CHECK(js["policy_pass_ids_sha256"] == nc::corpus::sha256_hex(joined));
+  CHECK(js["departures"]["NaN sign dropped"] == 1);
 }

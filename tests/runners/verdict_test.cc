@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "runners/tokens.h"
+#include "runners/departure.h"
 #include "runners/verdict.h"
 
 using namespace nc::runners;
@@ -101,4 +102,46 @@ TEST_CASE("token helpers", "[verdict]") {
   CHECK_FALSE(parse_hex("", &v));
   CHECK(result_type(Capability::Decode, "W8G32_F16S.code") == ResultType::Integer);
   CHECK(result_type(Capability::Decode, "F16") == ResultType::Binary32);
+}
+
+TEST_CASE("a pass under nan-any is reported by the finer latitude that holds: nan-payload keeps the sign",
+          "[verdict][policy]") {
+  constexpr auto C = Capability::Convert;
+  // F16 recipe: 0x7fa00000 -> 0x7f00 (docs/recipes.md). Payload and quiet bit differ, sign kept.
+  auto kept = j(C, ResultType::F16, "7f00", "nan-any", "7e00");
+  CHECK(kept.verdict == Verdict::PassUnderPolicy);
+  CHECK(kept.policy == "nan-payload");
+  CHECK(kept.departure == kPayloadDropped);
+  // The sign differs too: only nan-any holds.
+  auto flipped = j(C, ResultType::F16, "7f00", "nan-any", "fe00");
+  CHECK(flipped.policy == "nan-any");
+  CHECK(flipped.departure == (kSignSet | kPayloadDropped));
+  // A record may name nan-payload itself: then a changed sign fails.
+  CHECK(j(C, ResultType::F16, "7f00", "nan-payload", "7e00").policy == "nan-payload");
+  CHECK(j(C, ResultType::F16, "7f00", "nan-payload", "fe00").verdict == Verdict::Fail);
+  CHECK(policy_known("nan-payload"));
+  // Binary32 (decode.F16's NaN words): the sign is bit 31.
+  CHECK(j(D, B32, "ffc00000", "nan-any", "ffc00001").policy == "nan-payload");
+  CHECK(j(D, B32, "ffc00000", "nan-any", "7fc00000").policy == "nan-any");
+}
+
+TEST_CASE("NaN departures are named by what changed", "[verdict][policy]") {
+  // BF16 0xff812345 -> 0xffc1; a canonical positive NaN drops both sign and payload.
+  CHECK(token_nan_departure(ResultType::BF16, "ffc1", "7fc0") == (kSignDropped | kPayloadDropped));
+  CHECK(token_nan_departure(ResultType::BF16, "ffc1", "ffc3") == kPayloadChanged);
+  // F16 0x7f800001 -> 0x7e00 (quieted, no payload kept); 0x7c01 stays signalling: the payload bit
+  // that keeps it a NaN is not a departure of its own.
+  CHECK(token_nan_departure(ResultType::F16, "7e00", "7c01") == kKeptSignalling);
+  // F16 0x7fa00000 -> 0x7f00; 0x7d00 keeps the payload and stays signalling.
+  CHECK(token_nan_departure(ResultType::F16, "7f00", "7d00") == kKeptSignalling);
+  // decode F16 0x7d00 -> binary32 0x7fa00000 (signalling, exact); 0x7fe00000 quiets it.
+  CHECK(token_nan_departure(ResultType::Binary32, "7fa00000", "7fe00000") == kQuieted);
+  // E4M3FN: only the sign can differ.
+  CHECK(token_nan_departure(ResultType::E4M3FN, "ff", "7f") == kSignDropped);
+  CHECK(token_nan_departure(ResultType::BF16, "ffc1", "3f80") == 0);  // not a NaN: no departure
+  CHECK(departure_profile({{"NaN sign dropped", 12}, {"NaN payload dropped", 21}, {"signalling NaN kept signalling", 8}}) ==
+        "NaN payload dropped (21), NaN sign dropped (12), signalling NaN kept signalling (8)");
+  CHECK(policy_qualifier({}) == "");
+  CHECK(policy_qualifier({"nan-any"}) == "under policy nan-any");
+  CHECK(policy_qualifier({"nan-any", "nan-payload"}, true) == "under policies nan-any, nan-payload within tolerance");
 }
