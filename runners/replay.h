@@ -24,6 +24,9 @@ struct ReplayOptions {
   std::string tag;                // only records carrying this tag ("" = all)
   JudgeOptions judge;
   size_t batch = 4096;            // elements per request (PIPE.md's limit)
+  // Element-wise cases are presented a second time in requests of this many elements (0: not),
+  // so each is once outside a full vector of 8 or more lanes (runners/README.md, "Batch geometry").
+  size_t tail_batch = 7;
   // Suites replayed at once, each worker with its own target; results do not depend on it.
   unsigned jobs = 1;
   std::function<std::unique_ptr<Target>()> make_target;  // targets for workers 2..jobs
@@ -36,6 +39,14 @@ struct CaseResult {
   std::optional<uint64_t> ulp;
 };
 
+// A case whose result changed with its place in a request: first in a full request, then in a
+// short one (ReplayOptions::tail_batch).
+struct PositionCase {
+  std::string id, inputs, expect, full, tail;  // full, tail: the results in the two requests
+  Verdict full_verdict = Verdict::Pass, tail_verdict = Verdict::Pass;
+  size_t full_len = 0, full_pos = 0, tail_len = 0, tail_pos = 0;
+};
+
 struct SuiteResult {
   std::string name, op, file;
   Capability cap = Capability::Decode;
@@ -46,6 +57,11 @@ struct SuiteResult {
   std::string target_problem;            // the target died/hung/lied: why, naming the first case ID
   std::vector<std::string> diagnosis;    // lines grouping failures by tag with the likely cause
   bool declares_tag = false;             // the suite declares the --tag replayed (none: every suite does)
+  // Batch geometry: cases presented again in short requests, those whose result changed (every
+  // one, in record order) and the pattern they follow in words ("" when none changed).
+  size_t tail_presented = 0, tail_batch = 0;
+  std::vector<PositionCase> position_dependent;
+  std::string position_finding;
   size_t total() const;
   size_t failed() const { return counts[size_t(Verdict::Fail)] + counts[size_t(Verdict::TargetError)]; }
 };
@@ -67,6 +83,11 @@ struct ReplayResult {
 // files at a time (replay uses its --jobs).
 bool verify_manifest(const std::string& dir, std::string* manifest_sha256, std::vector<corpus::ManifestEntry>* entries,
                      std::string* error, std::vector<std::string>* contents = nullptr, unsigned threads = 1);
+
+// The position-dependent cases of a suite in words: how many, the vector width whose full groups
+// and tails separate them (when one does: "lanes 0-7 of each full group of 8 give ..., the tail
+// gives ..."), and the first case. "" for none.
+std::string describe_position_dependence(const std::vector<PositionCase>& cases);
 
 // false (exit 2) on a corpus or target start error, with *error; otherwise fills *out. With
 // options.jobs > 1 suites run on that many threads, largest first, each worker on its own target

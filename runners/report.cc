@@ -54,8 +54,9 @@ void print_summary(FILE* out, const ReplayResult& r, size_t max_failures) {
                corpus::provenance(r.manifest_sha256).c_str());
   for (const SuiteResult& s : r.suites) {
     const bool untested = s.counts[size_t(Verdict::Untested)] == s.total() && s.target_problem.empty();
-    std::fprintf(out, "%-8s %s: %s\n", s.failed() ? "FAIL" : untested ? "untested" : "ok", s.name.c_str(),
-                 counts_line(s).c_str());
+    std::fprintf(out, "%-8s %s: %s\n", s.failed() || !s.position_dependent.empty() ? "FAIL" : untested ? "untested" : "ok",
+                 s.name.c_str(), counts_line(s).c_str());
+    if (!s.position_finding.empty()) std::fprintf(out, "         %s\n", s.position_finding.c_str());
     if (!s.policies_used.empty()) {
       std::string p;
       for (const std::string& x : s.policies_used) p += (p.empty() ? "" : ", ") + x;
@@ -78,6 +79,21 @@ void print_summary(FILE* out, const ReplayResult& r, size_t max_failures) {
   }
   for (const std::string& u : scope_of(r).unmet) std::fprintf(out, "required %s\n", u.c_str());
   std::fprintf(out, "%s\n", verdict_line(r, r.conformant()).c_str());
+}
+
+nlohmann::ordered_json suite_geometry_json(const SuiteResult& s, size_t max_listed) {
+  nlohmann::ordered_json g{{"tail_batch", s.tail_batch},
+                           {"tail_presented", s.tail_presented},
+                           {"position_dependent", s.position_dependent.size()},
+                           {"finding", s.position_finding}};
+  g["cases"] = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < s.position_dependent.size() && i < max_listed; ++i) {
+    const PositionCase& c = s.position_dependent[i];
+    g["cases"].push_back({{"id", c.id}, {"inputs", c.inputs}, {"expect", c.expect},
+                          {"full", {{"actual", c.full}, {"verdict", verdict_name(c.full_verdict)}, {"position", c.full_pos}, {"length", c.full_len}}},
+                          {"short", {{"actual", c.tail}, {"verdict", verdict_name(c.tail_verdict)}, {"position", c.tail_pos}, {"length", c.tail_len}}}});
+  }
+  return g;
 }
 
 nlohmann::ordered_json scope_json(const ReplayResult& r) {
@@ -108,6 +124,7 @@ std::string report_json(const ReplayResult& r) {
     js["policies"] = s.policies_used;
     js["target_problem"] = s.target_problem;
     js["diagnosis"] = s.diagnosis;
+    js["geometry"] = suite_geometry_json(s, SIZE_MAX);
     js["failures"] = nlohmann::ordered_json::array();
     for (const CaseResult& f : s.failures) {
       nlohmann::ordered_json jf{{"id", f.id},         {"verdict", verdict_name(f.verdict)}, {"inputs", f.inputs},
@@ -124,7 +141,7 @@ std::string report_json(const ReplayResult& r) {
 std::string report_junit(const ReplayResult& r) {
   const std::vector<std::string> unmet = scope_of(r).unmet;
   size_t failures = unmet.size();
-  for (const SuiteResult& s : r.suites) failures += s.failed() || !s.target_problem.empty();
+  for (const SuiteResult& s : r.suites) failures += s.failed() || !s.target_problem.empty() || !s.position_dependent.empty();
   const std::string tests = std::to_string(r.suites.size() + unmet.size());
   std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   x += "<testsuites name=\"ninfer-conform\" tests=\"" + tests + "\" failures=\"" + std::to_string(failures) + "\">\n";
@@ -140,7 +157,7 @@ std::string report_junit(const ReplayResult& r) {
   for (const SuiteResult& s : r.suites) {
     x += "    <testcase classname=\"" + xml_escape(capability_verb(s.cap)) + "\" name=\"" + xml_escape(s.name) + "\"";
     const bool untested_only = s.counts[size_t(Verdict::Untested)] == s.total() && s.target_problem.empty();
-    if (!s.failed() && s.target_problem.empty() && !untested_only) {
+    if (!s.failed() && s.target_problem.empty() && s.position_dependent.empty() && !untested_only) {
       x += "/>\n";
       continue;
     }
@@ -153,7 +170,9 @@ std::string report_junit(const ReplayResult& r) {
         body += f.id + " " + verdict_name(f.verdict) + ": " + f.inputs + " expected " + f.expect + " actual " +
                 f.actual + (f.note.empty() ? "" : " (" + f.note + ")") + "\n";
       for (const std::string& d : s.diagnosis) body += "diagnosis: " + d + "\n";
+      if (!s.position_finding.empty()) body += s.position_finding + "\n";
       x += "      <failure message=\"" + xml_escape(std::to_string(s.failed()) + " failed" +
+                                                 (s.position_dependent.empty() ? "" : "; position-dependent") +
                                                  (s.target_problem.empty() ? "" : "; " + s.target_problem)) +
            "\">" + xml_escape(body) + "</failure>\n";
     }

@@ -41,6 +41,26 @@ struct Tally {
   void merge(const Tally& other, size_t keep);
 };
 
+// What presenting a sample of a domain in other batch geometries showed (runners/sweep/geometry.cc,
+// runners/README.md): the same inputs in batches of every length 1..64 and at unaligned start
+// offsets, each result compared with the one the same input got in a full, aligned batch.
+struct GeometryResult {
+  std::vector<std::string> tried;   // the geometries, in words
+  uint64_t sample = 0;              // inputs in the sample (0: no geometry pass ran)
+  std::string sample_about;         // which inputs, in words
+  uint64_t presented = 0;           // inputs judged over all geometries (the full batch included)
+  uint64_t position_dependent = 0;  // sample inputs whose result changes with where they sit
+  // Mismatches (results no policy allows) that only other geometries gave, by class.
+  std::vector<std::pair<std::string, uint64_t>> classes;
+  std::string finding;  // the position dependence in words; "" when none
+  struct Example {
+    std::string input, full, other, where;  // the result in a full batch, and elsewhere
+  };
+  std::vector<Example> first;  // the first position-dependent inputs (at most 8)
+  std::string target_error;    // a batch the target failed: the pass stopped there
+  bool clean() const { return position_dependent == 0 && classes.empty() && target_error.empty(); }
+};
+
 class Domain {
  public:
   virtual ~Domain() = default;
@@ -51,6 +71,12 @@ class Domain {
   // Runs indices begin, begin+stride, ... < end; appends to tally.
   virtual void run(const nc_plugin_v1& target, uint64_t begin, uint64_t end, uint64_t stride,
                    size_t keep, Tally& tally) const = 0;
+  // Presents the domain's class sample in other batch geometries; false: this domain has none
+  // (reconstruct.*, encode.*: their elements are not SIMD lanes of one word each).
+  virtual bool geometry(const nc_plugin_v1& target, GeometryResult* out) const {
+    (void)target, (void)out;
+    return false;
+  }
 };
 
 // Every domain this build knows, by name ("convert.F32_TO_BF16_RNE", "decode.E4M3FN", ...).

@@ -7,6 +7,7 @@
 #include "registry/registry.h"
 #include "runners/sweep/domain.h"
 #include "runners/sweep/families.h"
+#include "runners/sweep/geometry.h"
 
 namespace nc::sweep {
 
@@ -106,6 +107,35 @@ struct WordDomain : Domain {
       }
       if (under_nan_any) tally.accept("nan-any", under_nan_any);
     }
+  }
+
+  bool geometry(const nc_plugin_v1& t, GeometryResult* out) const override {
+    WordJudge j;
+    j.call = [&](const uint32_t* in, size_t n, uint32_t* o) { return call(t, in, n, o); };
+    j.reference = [&](const uint32_t* in, size_t n, uint32_t* o) { reference(in, n, 0, o); };  // not consecutive
+    j.judge = [&](uint32_t in, uint32_t want, uint32_t actual, bool* allowed) -> std::string {
+      *allowed = false;
+      if (want == actual) return "";
+      *allowed = accept(want, actual) || (nan_any && nan_any(in, actual));
+      return kind_of_input(in) + ":" + result_kind(want, actual, out_width);
+    };
+    j.in_digits = in_digits;
+    j.out_digits = out_digits;
+    if (size_ == uint64_t(1) << 32) {
+      run_geometry(j, class_sample32(),
+                   "the binary32 class sample: both signs and every exponent with the fractions of zero, the smallest "
+                   "and largest, the quiet bit, each destination's ties and their neighbours, every tie position where "
+                   "a result is subnormal, and one random fraction",
+                   out);
+    } else {
+      unsigned bits = 0;
+      while ((uint64_t(1) << bits) < size_) ++bits;
+      run_geometry(j, class_sample_words(bits),
+                   bits <= 12 ? "every word" : "every 61st word and the words around zero, the subnormal/normal "
+                                               "boundaries, infinity and both NaN kinds",
+                   out);
+    }
+    return true;
   }
 };
 
