@@ -97,6 +97,7 @@ void print_summary(const sweep::Report& r) {
     if (!g.finding.empty()) std::printf("    %s\n", g.finding.c_str());
     for (const auto& [k, v] : g.classes) std::printf("    %-40s %lu (only outside a full batch)\n", k.c_str(), v);
     if (!g.target_error.empty()) std::printf("    geometry target error: %s\n", g.target_error.c_str());
+    if (g.profile.sample) std::printf("    profile: %s\n", g.profile.summary.c_str());
   }
 }
 

@@ -149,7 +149,7 @@ std::string certificate_markdown(const ReplayResult& r, const std::vector<sweep:
        "inputs are counted apart, not as mismatches.\n\n"
        "| domain | inputs judged | coverage | mismatches | passed under policy | in failed batches |\n"
        "|---|---|---|---|---|---|\n";
-  std::string not_provided, findings, geometry;
+  std::string not_provided, findings, geometry, profiles;
   std::vector<std::string> tried;
   for (const sweep::Outcome& o : sweeps) {
     if (!sweep_provided(o)) {
@@ -186,6 +186,7 @@ std::string certificate_markdown(const ReplayResult& r, const std::vector<sweep:
       if (!g.finding.empty()) findings += "- " + s.domain + ": " + g.finding + "\n";
       if (!g.target_error.empty()) findings += "- " + s.domain + ": geometry pass: " + g.target_error + "\n";
       if (tried.empty()) tried = g.tried;
+      if (g.profile.sample) profiles += "- " + s.op + ": " + g.profile.summary + "\n";
     } else {
       geometry += "- " + s.domain + ": no geometry pass (" +
                   (s.domain.rfind("convert.", 0) == 0 || s.domain.rfind("decode.", 0) == 0
@@ -200,6 +201,11 @@ std::string certificate_markdown(const ReplayResult& r, const std::vector<sweep:
        "one in the first (a result that changes is position-dependent, a finding):\n\n";
   for (const std::string& t : tried) m += "- " + t + "\n";
   m += "\n" + geometry;
+  if (!profiles.empty())
+    m += "\n### Profiles\n\nEach conversion's results on its class sample (the first geometry), compared with every "
+         "known profile: the recipes of the same destination, and the recipe with one classic mistake (truncation, "
+         "ties away, FTZ, DAZ, double rounding, NaN canonicalised, saturation, overflow at the largest finite "
+         "value); certificate.json gives every candidate's count.\n\n" + profiles;
   m += "\n### Sweep findings\n\n" + (findings.empty() ? std::string("None.\n") : findings);
   return m;
 }

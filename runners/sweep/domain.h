@@ -41,6 +41,23 @@ struct Tally {
   void merge(const Tally& other, size_t keep);
 };
 
+// Which known profile a conversion's results on the class sample match (runners/sweep/profiles.h):
+// each candidate (the recipes of the same destination, and the recipe with one classic mistake:
+// truncation, ties away, FTZ, DAZ, double rounding, NaN canonicalised, saturation, overflow at the
+// largest finite value) with the sample inputs it differs on.
+struct ProfileResult {
+  struct Candidate {
+    std::string name, about;
+    uint64_t differ = 0;
+    std::vector<std::pair<std::string, uint64_t>> by_input;  // differing inputs by input class
+  };
+  uint64_t sample = 0;  // 0: not identified
+  std::vector<Candidate> candidates;  // in catalogue order, the recipes first
+  std::string exact;                  // the first candidate that matches every sample input, or ""
+  std::string nearest;                // otherwise the candidate that differs on the fewest
+  std::string summary;                // the above in words
+};
+
 // What presenting a sample of a domain in other batch geometries showed (runners/sweep/geometry.cc,
 // runners/README.md): the same inputs in batches of every length 1..64 and at unaligned start
 // offsets, each result compared with the one the same input got in a full, aligned batch.
@@ -58,6 +75,7 @@ struct GeometryResult {
   };
   std::vector<Example> first;  // the first position-dependent inputs (at most 8)
   std::string target_error;    // a batch the target failed: the pass stopped there
+  ProfileResult profile;       // the full-batch results of the sample against the known profiles
   bool clean() const { return position_dependent == 0 && classes.empty() && target_error.empty(); }
 };
 

@@ -8,6 +8,7 @@
 #include "runners/sweep/domain.h"
 #include "runners/sweep/families.h"
 #include "runners/sweep/geometry.h"
+#include "runners/sweep/profiles.h"
 
 namespace nc::sweep {
 
@@ -56,6 +57,8 @@ struct WordDomain : Domain {
   std::function<std::string(uint32_t)> kind_of_input = [](uint32_t) { return std::string("word"); };
   // The expected result as the corpus writes it (vectors/FORMAT.md); hex by default.
   std::function<std::string(uint32_t)> expect_token;
+  // Which known profile the full-batch results of the class sample match (profiles.h); none: not identified.
+  std::function<ProfileResult(const std::vector<uint32_t>&, const std::vector<uint32_t>&)> identify;
 
   std::string name() const override { return name_; }
   std::string op() const override { return op_; }
@@ -121,20 +124,24 @@ struct WordDomain : Domain {
     };
     j.in_digits = in_digits;
     j.out_digits = out_digits;
+    std::vector<uint32_t> sample, full;
     if (size_ == uint64_t(1) << 32) {
-      run_geometry(j, class_sample32(),
+      sample = class_sample32();
+      run_geometry(j, sample,
                    "the binary32 class sample: both signs and every exponent with the fractions of zero, the smallest "
                    "and largest, the quiet bit, each destination's ties and their neighbours, every tie position where "
                    "a result is subnormal, and one random fraction",
-                   out);
+                   out, &full);
     } else {
       unsigned bits = 0;
       while ((uint64_t(1) << bits) < size_) ++bits;
-      run_geometry(j, class_sample_words(bits),
+      sample = class_sample_words(bits);
+      run_geometry(j, sample,
                    bits <= 12 ? "every word" : "every 61st word and the words around zero, the subnormal/normal "
                                                "boundaries, infinity and both NaN kinds",
-                   out);
+                   out, &full);
     }
+    if (identify && full.size() == sample.size()) out->profile = identify(sample, full);
     return true;
   }
 };
@@ -187,6 +194,9 @@ std::unique_ptr<Domain> convert_domain(const RecipeInfo& r) {
       fastref::convert_batch(ref, in, n, out);
   };
   d->kind_of_input = input_kind32;
+  d->identify = [ref](const std::vector<uint32_t>& in, const std::vector<uint32_t>& got) {
+    return identify_convert(ref, in, got);
+  };
   if (auto dest_is_nan = r.dest_is_nan)
     d->nan_any = [dest_is_nan](uint32_t in, uint32_t actual) { return is_nan32(in) && dest_is_nan(actual); };
   return d;
@@ -213,6 +223,10 @@ std::unique_ptr<Domain> decode_domain(WordType wt) {
     return rc;
   };
   const uint32_t bits = info.bits;
+  if (wt == WordType::F16 || wt == WordType::BF16 || wt == WordType::E4M3FN || wt == WordType::E2M1)
+    d->identify = [wt](const std::vector<uint32_t>& in, const std::vector<uint32_t>& got) {
+      return identify_decode(wt, in, got);
+    };
   switch (wt) {
     case WordType::F16:
       d->reference = map_words<fastref::f16_to_binary32>;

@@ -49,6 +49,7 @@ std::vector<uint32_t> class_sample32() {
       0x1000, 0x3000, 0x1001,              // binary16
       0x80000, 0x180000, 0x80001,          // E4M3FN (3 fraction bits)
       0x200000, 0x600000,                  // E2M1 (1 fraction bit)
+      0x7f0001, 0x7fe001, 0x600001,        // just above the largest finite BF16, binary16, E4M3FN
   };
   std::vector<uint32_t> s;
   uint32_t x = 0x9e3779b9u;  // xorshift32, fixed seed: the same sample in every build
@@ -87,7 +88,7 @@ std::vector<uint32_t> class_sample_words(unsigned bits) {
 }
 
 void run_geometry(const WordJudge& j, const std::vector<uint32_t>& sample, const std::string& sample_about,
-                  GeometryResult* g) {
+                  GeometryResult* g, std::vector<uint32_t>* full_results) {
   const size_t n = sample.size();
   *g = GeometryResult{};
   g->sample = n;
@@ -117,6 +118,7 @@ void run_geometry(const WordJudge& j, const std::vector<uint32_t>& sample, const
   std::vector<uint32_t> want(n), full, single, res;
   j.reference(sample.data(), n, want.data());
   if (!present(kFullBatch, 0, full)) return;
+  if (full_results) *full_results = full;
   std::vector<uint64_t> length_diff(n, 0), offset_diff(n, 0);
   std::vector<std::string> other_where(n);
   std::vector<uint32_t> other(n);

@@ -29,7 +29,8 @@ struct WordJudge {
 // The binary32 class sample: for both signs and every exponent field (zeros and subnormals,
 // every binade, infinities and NaNs) the fractions 0, 1, all ones, the quiet bit alone and just
 // below it, and for each destination (BF16, binary16, E4M3FN, E2M1) its rounding tie with an even
-// and an odd kept part and the words next to the tie; for the exponents whose binary16, E4M3FN or
+// and an odd kept part and the words next to the tie, and the word just above its largest finite
+// value (which rounds down to it); for the exponents whose binary16, E4M3FN or
 // E2M1 result is subnormal (binary32 exponents 2^-24 .. 2^-1) every single-bit and two-bit tie
 // position; and one pseudo-random fraction per sign and exponent. Sorted, without repeats.
 std::vector<uint32_t> class_sample32();
@@ -43,7 +44,9 @@ std::vector<uint32_t> class_sample_words(unsigned bits);
 //   lengths 1..64: the sample cut into consecutive batches of L, for each L (the last shorter);
 //   offsets 1..15: batches of 4096 starting 1..15 words past a 64-byte boundary (for a pipe
 //   target the position is the same as the full batch's: its adapter copies into its own array).
+// *full_results: the results of the full batches (the profile report's input); empty when the
+// target failed one.
 void run_geometry(const WordJudge& j, const std::vector<uint32_t>& sample, const std::string& sample_about,
-                  GeometryResult* out);
+                  GeometryResult* out, std::vector<uint32_t>* full_results = nullptr);
 
 }  // namespace nc::sweep

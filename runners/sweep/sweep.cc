@@ -117,6 +117,17 @@ nlohmann::ordered_json geometry_json(const GeometryResult& g) {
   for (const GeometryResult::Example& e : g.first)
     j["first"].push_back({{"input", e.input}, {"full", e.full}, {"other", e.other}, {"where", e.where}});
   j["target_error"] = g.target_error;
+  if (g.profile.sample) {
+    const ProfileResult& p = g.profile;
+    nlohmann::ordered_json jp{{"sample", p.sample}, {"exact", p.exact}, {"nearest", p.nearest}, {"summary", p.summary}};
+    jp["candidates"] = nlohmann::ordered_json::array();
+    for (const ProfileResult::Candidate& c : p.candidates) {
+      nlohmann::ordered_json by = nlohmann::ordered_json::object();
+      for (const auto& [k, v] : c.by_input) by[k] = v;
+      jp["candidates"].push_back({{"name", c.name}, {"about", c.about}, {"differ", c.differ}, {"by_input", by}});
+    }
+    j["profile"] = jp;
+  }
   return j;
 }
 
@@ -220,6 +231,23 @@ void report_from(const nlohmann::json& j, Report* r) {
       o.first.push_back({json_text(e, "input"), json_text(e, "full"), json_text(e, "other"), json_text(e, "where")});
     }
     o.target_error = json_text(g, "target_error");
+    if (g.contains("profile")) {
+      const nlohmann::json& p = json_member(g, "profile");
+      if (!p.is_object()) throw Malformed("\"geometry\".\"profile\" is not an object");
+      ProfileResult& q = o.profile;
+      q.sample = json_count(p, "sample");
+      q.exact = json_text(p, "exact");
+      q.nearest = json_text(p, "nearest");
+      q.summary = json_text(p, "summary");
+      for (const nlohmann::json& c : json_array(p, "candidates")) {
+        if (!c.is_object()) throw Malformed("a profile candidate is not an object");
+        ProfileResult::Candidate x{json_text(c, "name"), json_text(c, "about"), json_count(c, "differ"), {}};
+        const nlohmann::json& by = json_member(c, "by_input");
+        if (!by.is_object()) throw Malformed("a profile candidate's \"by_input\" is not an object");
+        for (const auto& [k, v] : by.items()) x.by_input.push_back({k, json_count(by, k)});
+        q.candidates.push_back(std::move(x));
+      }
+    }
   }
 }
 
