@@ -53,7 +53,9 @@ struct ProfileResult {
   };
   uint64_t sample = 0;  // 0: not identified
   std::vector<Candidate> candidates;  // in catalogue order, the recipes first
-  std::string exact;                  // the first candidate that matches every sample input, or ""
+  // The first candidate that matches every sample input; failing that, the first that does apart
+  // from giving another NaN where it gives a NaN (the summary says which); or "".
+  std::string exact;
   std::string nearest;                // otherwise the candidate that differs on the fewest
   std::string summary;                // the above in words
 };

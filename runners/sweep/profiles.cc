@@ -49,10 +49,13 @@ struct Profile {
   std::function<uint32_t(uint32_t)> f;
 };
 
+// nan_result: whether a result word is a NaN of the result type.
 ProfileResult judge(const std::vector<Profile>& profiles, const std::vector<uint32_t>& in,
-                    const std::vector<uint32_t>& got, const std::function<std::string(uint32_t)>& cls) {
+                    const std::vector<uint32_t>& got, const std::function<std::string(uint32_t)>& cls,
+                    const std::function<bool(uint32_t)>& nan_result) {
   ProfileResult r;
   r.sample = in.size();
+  std::vector<size_t> nan_only;  // candidates that differ only by giving another NaN for a NaN
   for (const Profile& p : profiles) {
     // A mistake that changes no sample input (DAZ where every binary32 subnormal rounds to zero
     // anyway) cannot be told from the recipe: not a candidate.
@@ -61,8 +64,13 @@ ProfileResult judge(const std::vector<Profile>& profiles, const std::vector<uint
       continue;
     ProfileResult::Candidate c{p.name, p.about, 0, {}};
     std::map<std::string, uint64_t> by;
+    uint64_t other_nan = 0;  // differences that are another NaN where the profile gives a NaN
     for (size_t k = 0; k < in.size(); ++k)
-      if (p.f(in[k]) != got[k]) ++c.differ, ++by[cls(in[k])];
+      if (const uint32_t want = p.f(in[k]); want != got[k]) {
+        ++c.differ, ++by[cls(in[k])];
+        other_nan += nan_result(want) && nan_result(got[k]);
+      }
+    if (c.differ && other_nan == c.differ) nan_only.push_back(r.candidates.size());
     c.by_input.assign(by.begin(), by.end());
     r.candidates.push_back(std::move(c));
   }
@@ -81,6 +89,11 @@ ProfileResult judge(const std::vector<Profile>& profiles, const std::vector<uint
     r.summary = "matches " + r.exact + " exactly on the " + n + "-input class sample";
     for (const auto& c : r.candidates)
       if (c.differ == 0 && c.name != r.exact) r.summary += " (as does " + c.name + " there)";
+  } else if (!nan_only.empty()) {
+    const ProfileResult::Candidate& c = r.candidates[nan_only.front()];
+    r.exact = c.name;
+    r.summary = "matches " + c.name + " on the " + n + "-input class sample apart from NaN bits: " +
+                std::to_string(c.differ) + " inputs give another NaN (" + counts(c) + ")";
   } else if (best) {
     r.nearest = best->name;
     r.summary = "matches no known profile; nearest: " + best->name + " (" + best->about + "), differing on " +
@@ -163,7 +176,7 @@ ProfileResult identify_convert(Recipe recipe, const std::vector<uint32_t>& in, c
                     const bool beyond = !nan32(x) && std::fabs(double(f32(x))) > magnitude(d.max_finite);
                     return beyond ? (r & d.sign) | (d.max_finite + 1) : r;
                   }});
-  return judge(ps, in, got, input_class);
+  return judge(ps, in, got, input_class, is_nan_code);
 }
 
 ProfileResult identify_decode(WordType type, const std::vector<uint32_t>& in, const std::vector<uint32_t>& got) {
@@ -190,9 +203,9 @@ ProfileResult identify_decode(WordType type, const std::vector<uint32_t>& in, co
   ps.push_back({"FTZ", "subnormal words decode to a signed zero", [=](uint32_t w) {
                   return subnormal(w) ? ((w & sign) ? 0x80000000u : 0u) : ref(w);
                 }});
-  ProfileResult r = judge(ps, in, got, cls);
+  ProfileResult r = judge(ps, in, got, cls, nan32);
   // An E4M3FN NaN has no payload: any binary32 NaN is its exact decode (as the domain accepts).
-  if (type == WordType::E4M3FN && r.exact.empty()) {
+  if (type == WordType::E4M3FN && (r.exact.empty() || r.summary.find("apart from NaN") != std::string::npos)) {
     bool only_nans = true;
     for (size_t k = 0; k < in.size() && only_nans; ++k) only_nans = ref(in[k]) == got[k] || (nan32(ref(in[k])) && nan32(got[k]));
     if (only_nans) r.exact = r.candidates[0].name, r.nearest.clear(),
