@@ -93,7 +93,7 @@ void print_summary(const sweep::Report& r) {
   const sweep::GeometryResult& g = r.geometry;
   if (g.sample) {
     std::printf("    geometry: %lu sample inputs at batch lengths 1..64 and start offsets 1..15: %s\n", g.sample,
-                g.clean() ? "no result depends on position" : "");
+                g.position_dependent == 0 ? "no result depends on position" : "");
     if (!g.finding.empty()) std::printf("    %s\n", g.finding.c_str());
     for (const auto& [k, v] : g.classes) std::printf("    %-40s %lu (only outside a full batch)\n", k.c_str(), v);
     if (!g.target_error.empty()) std::printf("    geometry target error: %s\n", g.target_error.c_str());

@@ -68,7 +68,7 @@ std::vector<CapabilityVerdict> capability_verdicts(const ReplayResult& r, const 
       v.failed += s.failed();
       v.untested += s.counts[size_t(Verdict::Untested)];
       policies.insert(s.policies_used.begin(), s.policies_used.end());
-      problem |= !s.target_problem.empty() || !s.position_dependent.empty();
+      problem |= !s.target_problem.empty() || s.position_failures();
     }
     for (const sweep::Outcome& o : sweeps) {
       Capability sc;
@@ -180,7 +180,7 @@ std::string certificate_markdown(const ReplayResult& r, const std::vector<sweep:
     if (g.sample) {
       geometry += "- " + s.domain + ": " + std::to_string(g.sample) + " inputs (" + g.sample_about + "), " +
                   std::to_string(g.presented) + " presentations: " +
-                  (g.clean() ? std::string("no result depends on position") : g.finding) + "\n";
+                  (g.position_dependent == 0 ? std::string("no result depends on position") : g.finding) + "\n";
       for (const auto& [cls, count] : g.classes)
         findings += "- " + s.domain + ": " + cls + " " + std::to_string(count) + " only outside a full batch\n";
       if (!g.finding.empty()) findings += "- " + s.domain + ": " + g.finding + "\n";

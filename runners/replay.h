@@ -62,6 +62,10 @@ struct SuiteResult {
   size_t tail_presented = 0, tail_batch = 0;
   std::vector<PositionCase> position_dependent;
   std::string position_finding;
+  // Position-dependent cases whose short-request result is not conformant: failures of their own.
+  // (A case whose two results are both conformant, two NaNs a policy allows, is reported but
+  // costs no verdict.)
+  size_t position_failures() const;
   size_t total() const;
   size_t failed() const { return counts[size_t(Verdict::Fail)] + counts[size_t(Verdict::TargetError)]; }
 };

@@ -54,7 +54,7 @@ void print_summary(FILE* out, const ReplayResult& r, size_t max_failures) {
                corpus::provenance(r.manifest_sha256).c_str());
   for (const SuiteResult& s : r.suites) {
     const bool untested = s.counts[size_t(Verdict::Untested)] == s.total() && s.target_problem.empty();
-    std::fprintf(out, "%-8s %s: %s\n", s.failed() || !s.position_dependent.empty() ? "FAIL" : untested ? "untested" : "ok",
+    std::fprintf(out, "%-8s %s: %s\n", s.failed() || s.position_failures() ? "FAIL" : untested ? "untested" : "ok",
                  s.name.c_str(), counts_line(s).c_str());
     if (!s.position_finding.empty()) std::fprintf(out, "         %s\n", s.position_finding.c_str());
     if (!s.policies_used.empty()) {
@@ -85,6 +85,7 @@ nlohmann::ordered_json suite_geometry_json(const SuiteResult& s, size_t max_list
   nlohmann::ordered_json g{{"tail_batch", s.tail_batch},
                            {"tail_presented", s.tail_presented},
                            {"position_dependent", s.position_dependent.size()},
+                           {"position_failures", s.position_failures()},
                            {"finding", s.position_finding}};
   g["cases"] = nlohmann::ordered_json::array();
   for (size_t i = 0; i < s.position_dependent.size() && i < max_listed; ++i) {
@@ -141,7 +142,7 @@ std::string report_json(const ReplayResult& r) {
 std::string report_junit(const ReplayResult& r) {
   const std::vector<std::string> unmet = scope_of(r).unmet;
   size_t failures = unmet.size();
-  for (const SuiteResult& s : r.suites) failures += s.failed() || !s.target_problem.empty() || !s.position_dependent.empty();
+  for (const SuiteResult& s : r.suites) failures += s.failed() || !s.target_problem.empty() || s.position_failures();
   const std::string tests = std::to_string(r.suites.size() + unmet.size());
   std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   x += "<testsuites name=\"ninfer-conform\" tests=\"" + tests + "\" failures=\"" + std::to_string(failures) + "\">\n";
@@ -157,7 +158,7 @@ std::string report_junit(const ReplayResult& r) {
   for (const SuiteResult& s : r.suites) {
     x += "    <testcase classname=\"" + xml_escape(capability_verb(s.cap)) + "\" name=\"" + xml_escape(s.name) + "\"";
     const bool untested_only = s.counts[size_t(Verdict::Untested)] == s.total() && s.target_problem.empty();
-    if (!s.failed() && s.target_problem.empty() && s.position_dependent.empty() && !untested_only) {
+    if (!s.failed() && s.target_problem.empty() && !s.position_failures() && !untested_only) {
       x += "/>\n";
       continue;
     }
@@ -172,7 +173,7 @@ std::string report_junit(const ReplayResult& r) {
       for (const std::string& d : s.diagnosis) body += "diagnosis: " + d + "\n";
       if (!s.position_finding.empty()) body += s.position_finding + "\n";
       x += "      <failure message=\"" + xml_escape(std::to_string(s.failed()) + " failed" +
-                                                 (s.position_dependent.empty() ? "" : "; position-dependent") +
+                                                 (s.position_failures() ? "; position-dependent" : "") +
                                                  (s.target_problem.empty() ? "" : "; " + s.target_problem)) +
            "\">" + xml_escape(body) + "</failure>\n";
     }

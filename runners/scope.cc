@@ -85,8 +85,8 @@ std::string verdict_line(const ReplayResult& r, bool conformant) {
   if (failed) add(std::to_string(failed) + " failed");
   if (problems) add("target problems in " + std::to_string(problems) + (problems == 1 ? " suite" : " suites"));
   size_t positional = 0;
-  for (const SuiteResult& x : r.suites) positional += x.position_dependent.size();
-  if (positional) add(std::to_string(positional) + " position-dependent");
+  for (const SuiteResult& x : r.suites) positional += x.position_failures();
+  if (positional) add(std::to_string(positional) + " failed only in short requests (position-dependent)");
   for (const std::string& u : s.unmet) add("required " + u);
   if (s.judged_cases == 0) add("nothing judged");
   if (why.empty()) add("sweeps not clean");  // the replay alone was conformant
