@@ -124,24 +124,28 @@ struct WordDomain : Domain {
     };
     j.in_digits = in_digits;
     j.out_digits = out_digits;
-    std::vector<uint32_t> sample, full;
+    std::vector<uint32_t> sample, core, full;
+    std::string about;
     if (size_ == uint64_t(1) << 32) {
       sample = class_sample32();
-      run_geometry(j, sample,
-                   "the binary32 class sample: both signs and every exponent with the fractions of zero, the smallest "
-                   "and largest, the quiet bit, each destination's ties and their neighbours, every tie position where "
-                   "a result is subnormal, and one random fraction",
-                   out, &full);
+      for (uint32_t w : sample)
+        if (in_geometry_core32(w)) core.push_back(w);
+      about = "the binary32 class sample's core: both signs and the exponents of zeros, subnormals, NaNs and "
+              "infinities and at each destination's edges, with the fractions of zero, the extremes, the quiet bit, "
+              "each destination's ties, their neighbours and the word above its largest finite value, every tie "
+              "position where a result is subnormal, and one random fraction";
     } else {
       unsigned bits = 0;
       while ((uint64_t(1) << bits) < size_) ++bits;
-      sample = class_sample_words(bits);
-      run_geometry(j, sample,
-                   bits <= 12 ? "every word" : "every 61st word and the words around zero, the subnormal/normal "
-                                               "boundaries, infinity and both NaN kinds",
-                   out, &full);
+      sample = core = class_sample_words(bits);
+      about = bits <= 12 ? "every word" : "every 61st word and the words around zero, the subnormal/normal "
+                                          "boundaries, infinity and both NaN kinds";
     }
-    if (identify && full.size() == sample.size()) out->profile = identify(sample, full);
+    run_geometry(j, core, about, out);
+    std::string why;
+    if (identify && out->target_error.empty() && present_full(j, sample, &full, &why)) {
+      out->profile = identify(sample, full);
+    }
     return true;
   }
 };

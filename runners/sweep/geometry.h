@@ -34,6 +34,15 @@ struct WordJudge {
 // E2M1 result is subnormal (binary32 exponents 2^-24 .. 2^-1) every single-bit and two-bit tie
 // position; and one pseudo-random fraction per sign and exponent. Sorted, without repeats.
 std::vector<uint32_t> class_sample32();
+// The part of the binary32 class sample the other geometries present (about 3,000 words): every
+// word of it whose exponent is 0 or 255 (zeros, subnormals, infinities, NaNs) or near a
+// destination's edges: 1.0 and its neighbours, E2M1's whole range, the exponents where E4M3FN and
+// binary16 results turn subnormal or overflow, BF16's largest binade.
+bool in_geometry_core32(uint32_t w);
+// The results of the sample in full batches (4096, aligned): false with *error if a batch failed.
+bool present_full(const WordJudge& j, const std::vector<uint32_t>& sample, std::vector<uint32_t>* out,
+                  std::string* error);
+
 // Every word of a type of at most 12 bits; for 16-bit types every 61st word and the windows
 // around zero, the subnormal/normal boundaries, infinity and both NaN kinds of binary16 and BF16
 // (each sign).
