@@ -231,8 +231,8 @@ bool replay_suite(Target& target, corpus::SuiteReader& reader, const ReplayOptio
       res.tail_presented += m;
       if (got.kind == Response::Kind::Dead) {
         dead = true;
-        res.target_problem = got.message + ", on the short request (batch geometry) starting at case " +
-                             std::string(pool[b].id());
+        res.target_problem = got.message + ", on the request starting at case " + std::string(pool[b].id()) +
+                             " (a short request of the batch-geometry pass)";
         break;
       }
       for (size_t k = b; k < b + m; ++k) {
