@@ -51,6 +51,9 @@ const char kReplayUsage[] =
     "                  conformant: all (every selected suite), a capability (decode, convert,\n"
     "                  ...) or a suite name or glob (decode.E4M3FN, 'convert.*'); one that names\n"
     "                  nothing in the corpus is a usage error\n"
+    "  --tail-batch N  present each element-wise case a second time in batches of N (default 7:\n"
+    "                  outside any full vector of 8 or more lanes); a case whose result changes is\n"
+    "                  position-dependent, a finding of its own (not conformant); 0 skips it\n"
     "  --jobs N        suites replayed at once, each on its own target (a pipe or plugin\n"
     "                  target runs N processes); same results for every N (default: cores;\n"
     "                  1 to 1024)\n"
@@ -73,6 +76,11 @@ const char kCertifyUsage[] =
     "  --sweep DOMAINS  also sweep these domains (comma list of names or families, e.g.\n"
     "                   convert,decode; see sweep --list) and certify on those results too;\n"
     "                   domains the target declines are listed as not provided\n"
+    "  --no-geometry    skip the sweeps' batch-geometry pass (sweep --help; the certificate then\n"
+    "                   lists no geometries)\n"
+    "  --tail-batch N   replay each element-wise case a second time in batches of N (default 7,\n"
+    "                   outside any full vector of 8 or more lanes) and report a result that\n"
+    "                   changes as position-dependent; 0 skips the second presentation\n"
     "  --stride S       sample 1 input in S of the domains over 2^24 inputs (the binary32\n"
     "                   conversions); smaller domains are always swept whole\n"
     "  --jobs N         replay workers and sweep threads (default: number of cores; 1 to 1024)\n"
@@ -94,6 +102,8 @@ struct Args {
   std::vector<std::string> require;
   bool allow_modified_corpus = false;
   bool quiet = false;  // --quiet: no progress display, even on a terminal
+  bool geometry = true;       // certify: the sweeps' geometry pass
+  uint64_t tail_batch = 7;    // replay's second presentation (0: none)
   uint64_t stride = 1;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
 };
@@ -106,12 +116,13 @@ bool parse_args(int argc, char** argv, bool certify, Args* a) {
   static constexpr OptionSpec kReplay[] = {
       {"--target", T::Value},  {"--corpus", T::Value},       {"--suite", T::Values},   {"--tag", T::Value},
       {"--json", T::Value},    {"--junit", T::Value},        {"--require", T::Values}, {"--jobs", T::Value},
-      {"--timeout", T::Value}, {"--max-failures", T::Value}, {"--tolerance", T::Value}, {"--quiet", T::Nothing}};
+      {"--timeout", T::Value}, {"--max-failures", T::Value}, {"--tolerance", T::Value}, {"--quiet", T::Nothing},
+      {"--tail-batch", T::Value}};
   static constexpr OptionSpec kCertify[] = {
       {"--target", T::Value},  {"--corpus", T::Value}, {"--out", T::Value},          {"--require", T::Values},
       {"--jobs", T::Value},    {"--timeout", T::Value}, {"--sweep", T::Value},       {"--stride", T::Value},
       {"--sweep-report", T::Values}, {"--allow-modified-corpus", T::Nothing}, {"--max-failures", T::Value},
-      {"--suite", T::Values},  {"--quiet", T::Nothing}};
+      {"--suite", T::Values},  {"--quiet", T::Nothing}, {"--no-geometry", T::Nothing}, {"--tail-batch", T::Value}};
   const char* const command = certify ? "certify" : "replay";
   auto refuse = [&](const std::string& why) {
     return std::fprintf(stderr, "ninfer-conform %s: %s\n", command, why.c_str()), false;
@@ -148,8 +159,9 @@ bool parse_args(int argc, char** argv, bool certify, Args* a) {
   uint64_t timeout = 10, jobs = a->jobs, max_failures = certify ? SIZE_MAX : a->max_failures;
   if (!o.count("--timeout", 1, kNoLimit, &timeout, &why) || !o.count("--jobs", 1, 1024, &jobs, &why) ||
       !o.count("--max-failures", 0, kNoLimit, &max_failures, &why) ||
-      !o.count("--stride", 1, kNoLimit, &a->stride, &why))
+      !o.count("--stride", 1, kNoLimit, &a->stride, &why) || !o.count("--tail-batch", 0, 4096, &a->tail_batch, &why))
     return refuse(why);
+  a->geometry = !o.has("--no-geometry");
   a->timeout = double(timeout);
   a->jobs = unsigned(jobs);
   a->max_failures = size_t(max_failures);
@@ -225,6 +237,7 @@ int run_replay(const Args& a, ReplayResult* result) {
   o.suite_glob = a.suite;
   o.tag = a.tag;
   o.judge.tolerance_ulp = a.tolerance;
+  o.tail_batch = size_t(a.tail_batch);
   if (isatty(2) && !a.quiet)
     o.progress = [](const std::string& suite, size_t done, size_t total) {
       std::fprintf(stderr, "\r\033[K%s %zu/%zu", suite.c_str(), done, total);
@@ -274,6 +287,7 @@ int certify_command(int argc, char** argv) {
     o.jobs = a.jobs;
     o.stride = sweep::make_domain(domain)->size() > kStridedDomainSize ? a.stride : 1;
     o.progress = isatty(2) && !a.quiet;  // rate and ETA on a terminal; nothing extra otherwise
+    o.geometry = a.geometry;
     std::string why;
     if (!sweep::sweep_target(a.target, {domain}, o, a.timeout, &sweeps, &why))
       return std::fprintf(stderr, "ninfer-conform certify: cannot sweep: %s\n", why.c_str()), kExitUsage;

@@ -47,6 +47,10 @@ const char* kSweepUsage =
     "  --vectors DIR     write the first mismatches of each class as a replayable corpus in DIR\n"
     "                    (suite sweep.DOMAIN, or sweep.DOMAIN.shard-K-of-N: shards may share DIR)\n"
     "                    (replay it with: ninfer-conform replay --corpus DIR --target ...)\n"
+    "  --no-geometry     skip the batch-geometry pass: by default each convert.* and decode.* domain's\n"
+    "                    class sample is presented again at batch lengths 1..64 and at start offsets\n"
+    "                    1..15 words past a 64-byte boundary, and a result that depends on where an\n"
+    "                    input sits in a batch is reported as position-dependent (runners/README.md)\n"
     "  --list            list the domains\n"
     "Results that differ from the reference only as a corpus policy allows for the same inputs\n"
     "(nan-any: another NaN for a NaN input) are counted as passed under that policy.\n"
@@ -89,6 +93,15 @@ void print_summary(const sweep::Report& r) {
                 m.expected.c_str(), m.actual.c_str(), m.mismatch_class.c_str());
   }
   if (!r.tally.target_error.empty()) std::printf("    target error: %s\n", r.tally.target_error.c_str());
+  const sweep::GeometryResult& g = r.geometry;
+  if (g.sample) {
+    std::printf("    geometry: %lu sample inputs at batch lengths 1..64 and start offsets 1..15: %s\n", g.sample,
+                g.position_dependent == 0 ? "no result depends on position" : "");
+    if (!g.finding.empty()) std::printf("    %s\n", g.finding.c_str());
+    for (const auto& [k, v] : g.classes) std::printf("    %-40s %lu (only outside a full batch)\n", k.c_str(), v);
+    if (!g.target_error.empty()) std::printf("    geometry target error: %s\n", g.target_error.c_str());
+    if (g.profile.sample) std::printf("    profile: %s\n", g.profile.summary.c_str());
+  }
 }
 
 // One report as it is; several as a JSON array (merge reads both).
@@ -108,7 +121,7 @@ int sweep_command(int argc, char** argv) {
   static constexpr OptionSpec kSpec[] = {
       {"--target", T::Value}, {"--timeout", T::Value}, {"--jobs", T::Value},  {"--shard", T::Value},
       {"--stride", T::Value}, {"--keep", T::Value},    {"--groups", T::Value}, {"--json", T::Value},
-      {"--vectors", T::Value}, {"--list", T::Nothing}};
+      {"--vectors", T::Value}, {"--list", T::Nothing}, {"--no-geometry", T::Nothing}};
   auto refuse = [](const std::string& why) { return std::fprintf(stderr, "sweep: %s\n", why.c_str()), kExitUsage; };
   Options o;
   std::string why;
@@ -131,6 +144,7 @@ int sweep_command(int argc, char** argv) {
     return refuse(why);
   opts.jobs = unsigned(jobs);
   opts.keep = size_t(keep);
+  opts.geometry = !o.has("--no-geometry");
   if (o.has("--groups")) sweep::set_encode_groups(groups);
   const bool explicit_shard = o.has("--shard");
   if (explicit_shard && !sweep::parse_shard(o.get("--shard"), &opts.shard))
@@ -168,7 +182,8 @@ int sweep_command(int argc, char** argv) {
       continue;
     }
     print_summary(*o.report);
-    any_mismatch |= !o.report->tally.class_counts.empty() || !o.report->tally.target_error.empty();
+    any_mismatch |= !o.report->tally.class_counts.empty() || !o.report->tally.target_error.empty() ||
+                    !o.report->geometry.clean();
     judged += o.report->tally.covered;
     declined += o.report->tally.unsupported;
     jsons.push_back(sweep::to_json(*o.report));
@@ -243,7 +258,7 @@ int merge_command(int argc, char** argv) {
     std::printf("%s: %zu shard reports tile the domain; coverage %lu/%lu = %.6f of the domain\n", r.domain.c_str(), n,
                 r.tally.covered, r.domain_size, r.domain_size ? double(r.tally.covered) / double(r.domain_size) : 0.0);
     print_summary(r);
-    any_mismatch |= !r.tally.class_counts.empty() || !r.tally.target_error.empty();
+    any_mismatch |= !r.tally.class_counts.empty() || !r.tally.target_error.empty() || !r.geometry.clean();
     jsons.push_back(sweep::to_json(r));
   }
   if (!out_path.empty() && !write_output(out_path, reports_json(jsons), &why)) {

@@ -89,7 +89,7 @@ bool sweep_provided(const sweep::Outcome& o) {
 
 bool sweep_clean(const sweep::Outcome& o) {
   return o.report && o.report->tally.class_counts.empty() && o.report->tally.target_error.empty() &&
-         o.report->tally.errored == 0;
+         o.report->tally.errored == 0 && o.report->geometry.clean();
 }
 
 bool certified_conformant(const ReplayResult& r, const std::vector<sweep::Outcome>& sweeps) {
@@ -111,7 +111,7 @@ std::vector<CapabilityVerdict> capability_verdicts(const ReplayResult& r, const 
       v.untested += s.counts[size_t(Verdict::Untested)];
       policies.insert(s.policies_used.begin(), s.policies_used.end());
       tolerance |= s.counts[size_t(Verdict::WithinTolerance)] > 0;
-      problem |= !s.target_problem.empty();
+      problem |= !s.target_problem.empty() || s.position_failures();
     }
     for (const sweep::Outcome& o : sweeps) {
       Capability sc;
@@ -188,12 +188,22 @@ std::string certificate_markdown(const ReplayResult& r, const std::vector<sweep:
            " (certificate.json lists at most " + std::to_string(max_listed_failures) +
            " a suite, and gives each suite's SHA-256 of all their case IDs).\n";
   }
+  {
+    size_t presented = 0, batch = 0;
+    for (const SuiteResult& s : r.suites) presented += s.tail_presented, batch = std::max(batch, s.tail_batch);
+    m += "\nBatch geometry (replay): every case in requests of up to 4096 elements" +
+         (batch ? "; the " + std::to_string(presented) + " element-wise cases of requests longer than " +
+                      std::to_string(batch) + " again in requests of " + std::to_string(batch) +
+                      " (outside any full vector of 8 or more lanes), each result compared with the first\n"
+                : std::string(" (no second presentation: --tail-batch 0)\n"));
+  }
   size_t listed = 0, total = 0, in_json = 0;
   std::string list;
   for (const SuiteResult& s : r.suites) {
     total += s.failures.size();
     in_json += std::min(s.failures.size(), max_listed_failures);
     if (!s.target_problem.empty()) list += "- " + s.name + ": target problem: " + s.target_problem + "\n";
+    if (!s.position_finding.empty()) list += "- " + s.name + ": " + s.position_finding + "\n";
     for (const std::string& d : s.diagnosis) list += "- " + s.name + ": diagnosis: " + d + "\n";
     for (const CaseResult& f : s.failures)
       if (listed < kCertificateMarkdownFailureCap) {
@@ -217,7 +227,8 @@ std::string certificate_markdown(const ReplayResult& r, const std::vector<sweep:
        "inputs are counted apart, not as mismatches.\n\n"
        "| domain | inputs judged | coverage | mismatches | passed under policy | in failed batches |\n"
        "|---|---|---|---|---|---|\n";
-  std::string not_provided, findings, profiles;
+  std::string not_provided, findings, geometry, profiles, policy_profiles;
+  std::vector<std::string> tried;
   for (const sweep::Outcome& o : sweeps) {
     if (!sweep_provided(o)) {
       not_provided += (not_provided.empty() ? "" : ", ") + o.domain;
@@ -244,12 +255,40 @@ std::string certificate_markdown(const ReplayResult& r, const std::vector<sweep:
     }
     if (!s.tally.target_error.empty()) findings += "- " + s.domain + ": target error: " + s.tally.target_error + "\n";
     if (!s.tally.accepted.empty())
-      profiles += "- " + s.domain + ": " + counts_text(s.tally.accepted) +
+      policy_profiles += "- " + s.domain + ": " + counts_text(s.tally.accepted) +
                   (s.tally.departures.empty() ? "" : "; " + departure_profile(s.tally.departures)) + "\n";
+    const sweep::GeometryResult& g = s.geometry;
+    if (g.sample) {
+      geometry += "- " + s.domain + ": " + std::to_string(g.sample) + " inputs (" + g.sample_about + "), " +
+                  std::to_string(g.presented) + " presentations: " +
+                  (g.position_dependent == 0 ? std::string("no result depends on position") : g.finding) + "\n";
+      for (const auto& [cls, count] : g.classes)
+        findings += "- " + s.domain + ": " + cls + " " + std::to_string(count) + " only outside a full batch\n";
+      if (!g.finding.empty()) findings += "- " + s.domain + ": " + g.finding + "\n";
+      if (!g.target_error.empty()) findings += "- " + s.domain + ": geometry pass: " + g.target_error + "\n";
+      if (tried.empty()) tried = g.tried;
+      if (g.profile.sample) profiles += "- " + s.op + ": " + g.profile.summary + "\n";
+    } else {
+      geometry += "- " + s.domain + ": no geometry pass (" +
+                  (s.domain.rfind("convert.", 0) == 0 || s.domain.rfind("decode.", 0) == 0
+                       ? std::string("--no-geometry, or a report without one")
+                       : std::string("its elements are not one word each")) +
+                  ")\n";
+    }
   }
   if (!not_provided.empty()) m += "\nNot provided (the target declined every input): " + not_provided + ".\n";
+  m += "\n### Batch geometry\n\nThe sweeps' batches hold 65,536 inputs, a multiple of every SIMD width. "
+       "Each domain's class sample was presented again in these geometries, each result compared with the "
+       "one in the first (a result that changes is position-dependent, a finding):\n\n";
+  for (const std::string& t : tried) m += "- " + t + "\n";
+  m += "\n" + geometry;
+  if (!profiles.empty())
+    m += "\n### Profiles\n\nEach conversion's results on its class sample (the first geometry), compared with every "
+         "known profile: the recipes of the same destination, and the recipe with one classic mistake (truncation, "
+         "ties away, FTZ, DAZ, double rounding, NaN canonicalised, saturation, overflow at the largest finite "
+         "value); certificate.json gives every candidate's count.\n\n" + profiles;
   m += "\n### Sweep findings\n\n" + (findings.empty() ? std::string("None.\n") : findings);
-  if (!profiles.empty()) m += "\n### Sweep passes under a policy\n\n" + profiles;
+  if (!policy_profiles.empty()) m += "\n### Sweep passes under a policy\n\n" + policy_profiles;
   return m;
 }
 
@@ -284,6 +323,7 @@ std::string certificate_json(const ReplayResult& r, const std::vector<sweep::Out
     js["policies"] = s.policies_used;
     js["target_problem"] = s.target_problem;
     js["diagnosis"] = s.diagnosis;
+    js["geometry"] = suite_geometry_json(s, max_listed_failures);
     js["failures_total"] = s.failures.size();
     js["failing_ids_sha256"] = ids_sha256(s.failures);
     js["failures"] = nlohmann::ordered_json::array();
@@ -336,6 +376,7 @@ std::string certificate_json(const ReplayResult& r, const std::vector<sweep::Out
     for (const sweep::Mismatch& x : s.tally.first)
       js["first"].push_back({{"index", x.index}, {"class", x.mismatch_class}, {"input", x.input},
                              {"expected", x.expected}, {"actual", x.actual}});
+    if (s.geometry.sample) js["geometry"] = sweep::geometry_json(s.geometry);
     j["sweeps"].push_back(js);
   }
   return j.dump(2) + "\n";

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <sstream>
 #include <thread>
@@ -101,6 +102,46 @@ bool ReplayResult::within_tolerance() const {
   return false;
 }
 
+std::string describe_position_dependence(const std::vector<PositionCase>& cases) {
+  if (cases.empty()) return "";
+  // The smallest vector width W for which "in a full group of W lanes" tells the two requests
+  // apart for every changed case: one presentation in a full group, the other in a tail.
+  size_t width = 0;
+  for (size_t w = 2; w <= 64 && !width; w *= 2) {
+    bool fits = true;
+    for (const PositionCase& c : cases) {
+      const bool full_group = c.full_pos < c.full_len - c.full_len % w, tail_group = c.tail_pos < c.tail_len - c.tail_len % w;
+      fits &= full_group != tail_group;
+    }
+    if (fits) width = w;
+  }
+  auto summary = [&](bool tail) {
+    std::map<std::string, size_t> n;
+    for (const PositionCase& c : cases) ++n[verdict_name(tail ? c.tail_verdict : c.full_verdict)];
+    std::string s;
+    for (const auto& [v, count] : n) s += (s.empty() ? "" : ", ") + v + " " + std::to_string(count);
+    return s;
+  };
+  const PositionCase& c = cases.front();
+  std::string f = "position-dependent: " + std::to_string(cases.size()) +
+                  (cases.size() == 1 ? " case gives" : " cases give") + " another result in a short request than in a full one";
+  if (width)
+    f += ": lanes 0-" + std::to_string(width - 1) + " of each full group of " + std::to_string(width) + " give (" +
+         summary(false) + "), the tail of a request (its last length mod " + std::to_string(width) + ") gives (" +
+         summary(true) + ")";
+  else
+    f += ": full requests (" + summary(false) + "), short requests (" + summary(true) + ")";
+  f += "; first: " + c.id + " (" + c.inputs + ", expected " + c.expect + ") gives " + c.full + " at position " +
+       std::to_string(c.full_pos) + " of " + std::to_string(c.full_len) + ", " + c.tail + " at position " +
+       std::to_string(c.tail_pos) + " of " + std::to_string(c.tail_len);
+  return f;
+}
+
+size_t SuiteResult::position_failures() const {
+  return size_t(std::count_if(position_dependent.begin(), position_dependent.end(),
+                              [](const PositionCase& c) { return !verdict_is_conformant(c.tail_verdict); }));
+}
+
 bool verify_manifest(const std::string& dir, std::string* manifest_sha256, std::vector<corpus::ManifestEntry>* entries,
                      std::string* error, std::vector<std::string>* contents, unsigned threads) {
   // The one manifest reader every command uses: a regular file, at most kMaxManifestBytes, parsed.
@@ -178,6 +219,45 @@ bool replay_suite(Target& target, corpus::SuiteReader& reader, const ReplayOptio
   // The selector's first word decides the result type; a record's suffix never changes it.
   const ResultType type = result_type(res.cap, std::string_view(op_selector).substr(0, op_selector.find(' ')));
 
+  // Batch geometry: the batch again in requests of o.tail_batch elements, each result compared
+  // with the one the full request gave; a change is a position-dependent case.
+  res.tail_batch = one_per_request(res.cap) ? 0 : o.tail_batch;
+  auto present_short = [&](const Response& full) {
+    auto position_case = [&](size_t k, size_t b, size_t m, std::string tail, Verdict tail_verdict) {
+      const corpus::Record& r = pool[k];
+      const Judgement jf = judge(res.cap, type, r.fields[expect_col], r.fields[accept_col], full.token(k), o.judge);
+      res.position_dependent.push_back({std::string(r.id()), inputs_of(h, r), std::string(r.fields[expect_col]),
+                                        std::string(full.token(k)), std::move(tail), jf.verdict, tail_verdict, n, k, m,
+                                        k - b});
+    };
+    for (size_t b = 0; b < n && !dead; b += o.tail_batch) {
+      const size_t m = std::min(o.tail_batch, n - b);
+      Request short_req;
+      short_req.cap = res.cap;
+      short_req.selector = req.selector;
+      for (size_t k = b; k < b + m; ++k) add_element(res.cap, pool[k], &short_req);
+      const Response got = target.call(short_req);
+      res.tail_presented += m;
+      if (got.kind == Response::Kind::Dead) {
+        dead = true;
+        res.target_problem = got.message + ", on the request starting at case " + std::string(pool[b].id()) +
+                             " (a short request of the batch-geometry pass)";
+        break;
+      }
+      for (size_t k = b; k < b + m; ++k) {
+        if (got.kind != Response::Kind::Ok) {
+          position_case(k, b, m, got.kind == Response::Kind::Error ? "(error: " + got.message + ")" : "(unsupported)",
+                        Verdict::TargetError);
+          continue;
+        }
+        if (got.token(k - b) == full.token(k)) continue;
+        const corpus::Record& r = pool[k];
+        const Judgement jt = judge(res.cap, type, r.fields[expect_col], r.fields[accept_col], got.token(k - b), o.judge);
+        position_case(k, b, m, std::string(got.token(k - b)), jt.verdict);
+      }
+    }
+  };
+
   // Sends the batch (records with one selector) and judges its answers.
   auto flush = [&] {
     if (n == 0) return;
@@ -218,6 +298,7 @@ bool replay_suite(Target& target, corpus::SuiteReader& reader, const ReplayOptio
             Judgement j = judge(res.cap, type, r.fields[expect_col], r.fields[accept_col], actual, o.judge);
             record_case(r, j.verdict, actual, &j);
           }
+          if (o.tail_batch && n > o.tail_batch && !one_per_request(res.cap)) present_short(resp);
           break;
       }
     }
@@ -253,6 +334,7 @@ bool replay_suite(Target& target, corpus::SuiteReader& reader, const ReplayOptio
     if (const std::string_view list = reader.tag_lists()[i]; list != "-" && judged_per_tag_list[i])
       for (std::string_view t : split(list, ',')) res.judged_tags[std::string(t)] += judged_per_tag_list[i];
   res.diagnosis = diagnose(h, res);
+  res.position_finding = describe_position_dependence(res.position_dependent);
   return true;
 }
 

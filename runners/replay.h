@@ -25,6 +25,9 @@ struct ReplayOptions {
   std::string tag;                // only records carrying this tag ("" = all)
   JudgeOptions judge;
   size_t batch = 4096;            // elements per request (PIPE.md's limit)
+  // Element-wise cases are presented a second time in requests of this many elements (0: not),
+  // so each is once outside a full vector of 8 or more lanes (runners/README.md, "Batch geometry").
+  size_t tail_batch = 7;
   // Suites replayed at once, each worker with its own target; results do not depend on it.
   unsigned jobs = 1;
   std::function<std::unique_ptr<Target>()> make_target;  // targets for workers 2..jobs
@@ -39,6 +42,11 @@ struct ReplayOptions {
 // files at a time (replay uses its --jobs).
 bool verify_manifest(const std::string& dir, std::string* manifest_sha256, std::vector<corpus::ManifestEntry>* entries,
                      std::string* error, std::vector<std::string>* contents = nullptr, unsigned threads = 1);
+
+// The position-dependent cases of a suite in words: how many, the vector width whose full groups
+// and tails separate them (when one does: "lanes 0-7 of each full group of 8 give ..., the tail
+// gives ..."), and the first case. "" for none.
+std::string describe_position_dependence(const std::vector<PositionCase>& cases);
 
 // false (exit 2) on a corpus or target start error, with *error; otherwise fills *out. With
 // options.jobs > 1 suites run on that many threads, largest first, each worker on its own target

@@ -58,13 +58,14 @@ void print_summary(FILE* out, const ReplayResult& r, size_t max_failures) {
   size_t not_provided_cases = 0;
   for (const SuiteResult& s : r.suites) {
     const bool untested = s.counts[size_t(Verdict::Untested)] == s.total() && s.target_problem.empty();
-    if (untested && !s.failed()) {
+    if (untested && !s.failed() && !s.position_failures()) {
       not_provided.push_back(s.name);
       not_provided_cases += s.total();
       ++not_provided_by_verb[capability_verb(s.cap)];
       continue;
     }
-    std::fprintf(out, "%-8s %s: %s\n", s.failed() ? "FAIL" : "ok", s.name.c_str(), counts_line(s).c_str());
+    std::fprintf(out, "%-8s %s: %s\n", s.failed() || s.position_failures() ? "FAIL" : "ok", s.name.c_str(), counts_line(s).c_str());
+    if (!s.position_finding.empty()) std::fprintf(out, "         %s\n", s.position_finding.c_str());
     if (!s.policies_used.empty()) {
       const std::string profile = departure_profile(s.departures());
       std::fprintf(out, "         conformant %s%s%s\n", policy_qualifier(s.policies_used).c_str(),
@@ -99,6 +100,22 @@ void print_summary(FILE* out, const ReplayResult& r, size_t max_failures) {
   std::fprintf(out, "%s\n", verdict_line(r, r.conformant()).c_str());
 }
 
+nlohmann::ordered_json suite_geometry_json(const SuiteResult& s, size_t max_listed) {
+  nlohmann::ordered_json g{{"tail_batch", s.tail_batch},
+                           {"tail_presented", s.tail_presented},
+                           {"position_dependent", s.position_dependent.size()},
+                           {"position_failures", s.position_failures()},
+                           {"finding", s.position_finding}};
+  g["cases"] = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < s.position_dependent.size() && i < max_listed; ++i) {
+    const PositionCase& c = s.position_dependent[i];
+    g["cases"].push_back({{"id", c.id}, {"inputs", c.inputs}, {"expect", c.expect},
+                          {"full", {{"actual", c.full}, {"verdict", verdict_name(c.full_verdict)}, {"position", c.full_pos}, {"length", c.full_len}}},
+                          {"short", {{"actual", c.tail}, {"verdict", verdict_name(c.tail_verdict)}, {"position", c.tail_pos}, {"length", c.tail_len}}}});
+  }
+  return g;
+}
+
 nlohmann::ordered_json scope_json(const ReplayResult& r) {
   const Scope s = scope_of(r);
   return {{"judged_cases", s.judged_cases}, {"untested_cases", s.untested_cases}, {"judged", s.judged},
@@ -128,6 +145,7 @@ std::string report_json(const ReplayResult& r) {
     js["policies"] = s.policies_used;
     js["target_problem"] = s.target_problem;
     js["diagnosis"] = s.diagnosis;
+    js["geometry"] = suite_geometry_json(s, SIZE_MAX);
     js["failures"] = nlohmann::ordered_json::array();
     for (const CaseResult& f : s.failures) {
       nlohmann::ordered_json jf{{"id", f.id},         {"verdict", verdict_name(f.verdict)}, {"inputs", f.inputs},
@@ -155,7 +173,7 @@ std::string report_json(const ReplayResult& r) {
 std::string report_junit(const ReplayResult& r) {
   const std::vector<std::string> unmet = scope_of(r).unmet;
   size_t failures = unmet.size();
-  for (const SuiteResult& s : r.suites) failures += s.failed() || !s.target_problem.empty();
+  for (const SuiteResult& s : r.suites) failures += s.failed() || !s.target_problem.empty() || s.position_failures();
   const std::string tests = std::to_string(r.suites.size() + unmet.size());
   std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   x += "<testsuites name=\"ninfer-conform\" tests=\"" + tests + "\" failures=\"" + std::to_string(failures) + "\">\n";
@@ -172,7 +190,7 @@ std::string report_junit(const ReplayResult& r) {
   for (const SuiteResult& s : r.suites) {
     x += "    <testcase classname=\"" + xml_escape(capability_verb(s.cap)) + "\" name=\"" + xml_escape(s.name) + "\"";
     const bool untested_only = s.counts[size_t(Verdict::Untested)] == s.total() && s.target_problem.empty();
-    if (!s.failed() && s.target_problem.empty() && !untested_only) {
+    if (!s.failed() && s.target_problem.empty() && !s.position_failures() && !untested_only) {
       if (s.policies_used.empty()) {
         x += "/>\n";
         continue;
@@ -196,7 +214,9 @@ std::string report_junit(const ReplayResult& r) {
         body += f.id + " " + verdict_name(f.verdict) + ": " + f.inputs + " expected " + f.expect + " actual " +
                 f.actual + (f.note.empty() ? "" : " (" + f.note + ")") + "\n";
       for (const std::string& d : s.diagnosis) body += "diagnosis: " + d + "\n";
+      if (!s.position_finding.empty()) body += s.position_finding + "\n";
       x += "      <failure message=\"" + xml_escape(std::to_string(s.failed()) + " failed" +
+                                                 (s.position_failures() ? "; position-dependent" : "") +
                                                  (s.target_problem.empty() ? "" : "; " + s.target_problem)) +
            "\">" + xml_escape(body) + "</failure>\n";
     }

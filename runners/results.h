@@ -26,6 +26,14 @@ struct CaseResult {
   unsigned departure = 0;  // a pass under a NaN policy: how it departs (runners/departure.h bits)
 };
 
+// A case whose result changed with its place in a request: first in a full request, then in a
+// short one (ReplayOptions::tail_batch).
+struct PositionCase {
+  std::string id, inputs, expect, full, tail;  // full, tail: the results in the two requests
+  Verdict full_verdict = Verdict::Pass, tail_verdict = Verdict::Pass;
+  size_t full_len = 0, full_pos = 0, tail_len = 0, tail_pos = 0;
+};
+
 struct SuiteResult {
   std::string name, op, file;
   Capability cap = Capability::Decode;
@@ -40,6 +48,15 @@ struct SuiteResult {
   std::string target_problem;            // the target died/hung/lied: why, naming the first case ID
   std::vector<std::string> diagnosis;    // lines grouping failures by tag with the likely cause
   bool declares_tag = false;             // the suite declares the --tag replayed (none: every suite does)
+  // Batch geometry: cases presented again in short requests, those whose result changed (every
+  // one, in record order) and the pattern they follow in words ("" when none changed).
+  size_t tail_presented = 0, tail_batch = 0;
+  std::vector<PositionCase> position_dependent;
+  std::string position_finding;
+  // Position-dependent cases whose short-request result is not conformant: failures of their own.
+  // (A case whose two results are both conformant, two NaNs a policy allows, is reported but
+  // costs no verdict.)
+  size_t position_failures() const;
   size_t total() const {
     size_t t = 0;
     for (size_t c : counts) t += c;

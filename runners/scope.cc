@@ -103,6 +103,9 @@ static std::string verdict_line_of_corpus(const ReplayResult& r, bool conformant
   auto add = [&](const std::string& part) { why += (why.empty() ? "" : ", ") + part; };
   if (failed) add(std::to_string(failed) + " failed");
   if (problems) add("target problems in " + std::to_string(problems) + (problems == 1 ? " suite" : " suites"));
+  size_t positional = 0;
+  for (const SuiteResult& x : r.suites) positional += x.position_failures();
+  if (positional) add(std::to_string(positional) + " failed only in short requests (position-dependent)");
   for (const std::string& u : s.unmet) add("required " + u);
   if (s.judged_cases == 0) add("nothing judged");
   if (why.empty()) add("sweeps not clean");  // the replay alone was conformant
@@ -114,7 +117,7 @@ static std::string verdict_line_of_corpus(const ReplayResult& r, bool conformant
 bool ReplayResult::conformant() const {
   size_t judged = 0;
   for (const SuiteResult& s : suites) {
-    if (s.failed() || !s.target_problem.empty()) return false;
+    if (s.failed() || !s.target_problem.empty() || s.position_failures()) return false;
     judged += s.total() - s.counts[size_t(Verdict::Untested)];
   }
   // A target that provided nothing the corpus tests has not shown conformance.

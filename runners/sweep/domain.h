@@ -45,6 +45,48 @@ struct Tally {
   void merge(const Tally& other, size_t keep);
 };
 
+// Which known profile a conversion's results on the class sample match (runners/sweep/profiles.h):
+// each candidate (the recipes of the same destination, and the recipe with one classic mistake:
+// truncation, ties away, FTZ, DAZ, double rounding, NaN canonicalised, saturation, overflow at the
+// largest finite value) with the sample inputs it differs on.
+struct ProfileResult {
+  struct Candidate {
+    std::string name, about;
+    uint64_t differ = 0;
+    std::vector<std::pair<std::string, uint64_t>> by_input;  // differing inputs by input class
+  };
+  uint64_t sample = 0;  // 0: not identified
+  std::vector<Candidate> candidates;  // in catalogue order, the recipes first
+  // The first candidate that matches every sample input; failing that, the first that does apart
+  // from giving another NaN where it gives a NaN (the summary says which); or "".
+  std::string exact;
+  std::string nearest;                // otherwise the candidate that differs on the fewest
+  std::string summary;                // the above in words
+};
+
+// What presenting a sample of a domain in other batch geometries showed (runners/sweep/geometry.cc,
+// runners/README.md): the same inputs in batches of every length 1..64 and at unaligned start
+// offsets, each result compared with the one the same input got in a full, aligned batch.
+struct GeometryResult {
+  std::vector<std::string> tried;   // the geometries, in words
+  uint64_t sample = 0;              // inputs in the sample (0: no geometry pass ran)
+  std::string sample_about;         // which inputs, in words
+  uint64_t presented = 0;           // inputs judged over all geometries (the full batch included)
+  uint64_t position_dependent = 0;  // sample inputs whose result changes with where they sit
+  // Mismatches (results no policy allows) that only other geometries gave, by class.
+  std::vector<std::pair<std::string, uint64_t>> classes;
+  std::string finding;  // the position dependence in words; "" when none
+  struct Example {
+    std::string input, full, other, where;  // the result in a full batch, and elsewhere
+  };
+  std::vector<Example> first;  // the first position-dependent inputs (at most 8)
+  std::string target_error;    // a batch the target failed: the pass stopped there
+  ProfileResult profile;       // the full-batch results of the sample against the known profiles
+  // No mismatch and no failed batch in any geometry. A position-dependent input whose results are
+  // all allowed (two NaNs nan-any accepts) is reported in `finding` but does not make it unclean.
+  bool clean() const { return classes.empty() && target_error.empty(); }
+};
+
 class Domain {
  public:
   virtual ~Domain() = default;
@@ -55,6 +97,12 @@ class Domain {
   // Runs indices begin, begin+stride, ... < end; appends to tally.
   virtual void run(const nc_plugin_v1& target, uint64_t begin, uint64_t end, uint64_t stride,
                    size_t keep, Tally& tally) const = 0;
+  // Presents the domain's class sample in other batch geometries; false: this domain has none
+  // (reconstruct.*, encode.*: their elements are not SIMD lanes of one word each).
+  virtual bool geometry(const nc_plugin_v1& target, GeometryResult* out) const {
+    (void)target, (void)out;
+    return false;
+  }
 };
 
 // Every domain this build knows, by name ("convert.F32_TO_BF16_RNE", "decode.E4M3FN", ...).

@@ -8,6 +8,8 @@
 #include "runners/departure.h"
 #include "runners/sweep/domain.h"
 #include "runners/sweep/families.h"
+#include "runners/sweep/geometry.h"
+#include "runners/sweep/profiles.h"
 
 namespace nc::sweep {
 
@@ -57,6 +59,8 @@ struct WordDomain : Domain {
   std::function<std::string(uint32_t)> kind_of_input = [](uint32_t) { return std::string("word"); };
   // The expected result as the corpus writes it (vectors/FORMAT.md); hex by default.
   std::function<std::string(uint32_t)> expect_token;
+  // Which known profile the full-batch results of the class sample match (profiles.h); none: not identified.
+  std::function<ProfileResult(const std::vector<uint32_t>&, const std::vector<uint32_t>&)> identify;
 
   std::string name() const override { return name_; }
   std::string op() const override { return op_; }
@@ -118,6 +122,43 @@ struct WordDomain : Domain {
         if (departs[b]) tally.depart(runners::kDepartureNames[b], departs[b]);
     }
   }
+
+  bool geometry(const nc_plugin_v1& t, GeometryResult* out) const override {
+    WordJudge j;
+    j.call = [&](const uint32_t* in, size_t n, uint32_t* o) { return call(t, in, n, o); };
+    j.reference = [&](const uint32_t* in, size_t n, uint32_t* o) { reference(in, n, 0, o); };  // not consecutive
+    j.judge = [&](uint32_t in, uint32_t want, uint32_t actual, bool* allowed) -> std::string {
+      *allowed = false;
+      if (want == actual) return "";
+      *allowed = accept(want, actual) || (nan_any && nan_any(in, actual));
+      return kind_of_input(in) + ":" + result_kind(want, actual, out_width);
+    };
+    j.in_digits = in_digits;
+    j.out_digits = out_digits;
+    std::vector<uint32_t> sample, core, full;
+    std::string about;
+    if (size_ == uint64_t(1) << 32) {
+      sample = class_sample32();
+      for (uint32_t w : sample)
+        if (in_geometry_core32(w)) core.push_back(w);
+      about = "the binary32 class sample's core: both signs and the exponents of zeros, subnormals, NaNs and "
+              "infinities and at each destination's edges, with the fractions of zero, the extremes, the quiet bit, "
+              "each destination's ties, their neighbours and the word above its largest finite value, every tie "
+              "position where a result is subnormal, and one random fraction";
+    } else {
+      unsigned bits = 0;
+      while ((uint64_t(1) << bits) < size_) ++bits;
+      sample = core = class_sample_words(bits);
+      about = bits <= 12 ? "every word" : "every 61st word and the words around zero, the subnormal/normal "
+                                          "boundaries, infinity and both NaN kinds";
+    }
+    run_geometry(j, core, about, out);
+    std::string why;
+    if (identify && out->target_error.empty() && present_full(j, sample, &full, &why)) {
+      out->profile = identify(sample, full);
+    }
+    return true;
+  }
 };
 
 template <uint32_t (*F)(uint32_t)>
@@ -170,6 +211,9 @@ std::unique_ptr<Domain> convert_domain(const RecipeInfo& r) {
   };
   d->kind_of_input = input_kind32;
   d->nan_layout = r.nan_layout;
+  d->identify = [ref](const std::vector<uint32_t>& in, const std::vector<uint32_t>& got) {
+    return identify_convert(ref, in, got);
+  };
   if (auto dest_is_nan = r.dest_is_nan)
     d->nan_any = [dest_is_nan](uint32_t in, uint32_t actual) { return is_nan32(in) && dest_is_nan(actual); };
   return d;
@@ -196,6 +240,10 @@ std::unique_ptr<Domain> decode_domain(WordType wt) {
     return rc;
   };
   const uint32_t bits = info.bits;
+  if (wt == WordType::F16 || wt == WordType::BF16 || wt == WordType::E4M3FN || wt == WordType::E2M1)
+    d->identify = [wt](const std::vector<uint32_t>& in, const std::vector<uint32_t>& got) {
+      return identify_decode(wt, in, got);
+    };
   switch (wt) {
     case WordType::F16:
       d->reference = map_words<fastref::f16_to_binary32>;

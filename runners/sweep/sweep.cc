@@ -83,6 +83,8 @@ Report run(const Domain& d, const nc_plugin_v1& target, const std::string& targe
   for (auto& t : threads) t.join();
   if (opts.progress && n_chunks) std::fprintf(stderr, "\n");  // the last line stays: 100%, the rate
   for (const Tally& t : tallies) r.tally.merge(t, opts.keep);
+  // The geometry pass runs once per domain: in shard 0, and only on a target that provided it.
+  if (opts.geometry && opts.shard.index == 0 && r.tally.covered > 0) d.geometry(target, &r.geometry);
   return r;
 }
 
@@ -121,7 +123,37 @@ std::string to_json(const Report& r) {
     first.push_back({{"index", m.index}, {"class", m.mismatch_class}, {"input", m.input},
                      {"expected", m.expected}, {"actual", m.actual}});
   j["first"] = first;
+  if (r.geometry.sample) j["geometry"] = geometry_json(r.geometry);
   return j.dump(2) + "\n";
+}
+
+nlohmann::ordered_json geometry_json(const GeometryResult& g) {
+  nlohmann::ordered_json j;
+  j["tried"] = g.tried;
+  j["sample"] = g.sample;
+  j["sample_about"] = g.sample_about;
+  j["presented"] = g.presented;
+  j["position_dependent"] = g.position_dependent;
+  nlohmann::ordered_json classes = nlohmann::ordered_json::object();
+  for (const auto& [k, v] : g.classes) classes[k] = v;
+  j["classes"] = classes;
+  j["finding"] = g.finding;
+  j["first"] = nlohmann::ordered_json::array();
+  for (const GeometryResult::Example& e : g.first)
+    j["first"].push_back({{"input", e.input}, {"full", e.full}, {"other", e.other}, {"where", e.where}});
+  j["target_error"] = g.target_error;
+  if (g.profile.sample) {
+    const ProfileResult& p = g.profile;
+    nlohmann::ordered_json jp{{"sample", p.sample}, {"exact", p.exact}, {"nearest", p.nearest}, {"summary", p.summary}};
+    jp["candidates"] = nlohmann::ordered_json::array();
+    for (const ProfileResult::Candidate& c : p.candidates) {
+      nlohmann::ordered_json by = nlohmann::ordered_json::object();
+      for (const auto& [k, v] : c.by_input) by[k] = v;
+      jp["candidates"].push_back({{"name", c.name}, {"about", c.about}, {"differ", c.differ}, {"by_input", by}});
+    }
+    j["profile"] = jp;
+  }
+  return j;
 }
 
 namespace {
@@ -209,6 +241,41 @@ void report_from(const nlohmann::json& j, Report* r) {
                               json_text(m, "expected"), json_text(m, "actual")});
   }
   check_counts(j, *r, mismatches, accepted);
+  if (j.contains("geometry")) {  // absent: a report of a sweep without the geometry pass
+    const nlohmann::json& g = json_member(j, "geometry");
+    if (!g.is_object()) throw Malformed("\"geometry\" is not an object");
+    GeometryResult& o = r->geometry;
+    o.tried = json_texts(g, "tried");
+    o.sample = json_count(g, "sample");
+    o.sample_about = json_text(g, "sample_about");
+    o.presented = json_count(g, "presented");
+    o.position_dependent = json_count(g, "position_dependent");
+    if (o.position_dependent > o.sample) throw Malformed("\"geometry\": more position-dependent inputs than the sample");
+    counts_of(g, "classes", &o.classes);
+    o.finding = json_text(g, "finding");
+    for (const nlohmann::json& e : json_array(g, "first")) {
+      if (!e.is_object()) throw Malformed("an entry of \"geometry\".\"first\" is not an object");
+      o.first.push_back({json_text(e, "input"), json_text(e, "full"), json_text(e, "other"), json_text(e, "where")});
+    }
+    o.target_error = json_text(g, "target_error");
+    if (g.contains("profile")) {
+      const nlohmann::json& p = json_member(g, "profile");
+      if (!p.is_object()) throw Malformed("\"geometry\".\"profile\" is not an object");
+      ProfileResult& q = o.profile;
+      q.sample = json_count(p, "sample");
+      q.exact = json_text(p, "exact");
+      q.nearest = json_text(p, "nearest");
+      q.summary = json_text(p, "summary");
+      for (const nlohmann::json& c : json_array(p, "candidates")) {
+        if (!c.is_object()) throw Malformed("a profile candidate is not an object");
+        ProfileResult::Candidate x{json_text(c, "name"), json_text(c, "about"), json_count(c, "differ"), {}};
+        const nlohmann::json& by = json_member(c, "by_input");
+        if (!by.is_object()) throw Malformed("a profile candidate's \"by_input\" is not an object");
+        for (const auto& [k, v] : by.items()) x.by_input.push_back({k, json_count(by, k)});
+        q.candidates.push_back(std::move(x));
+      }
+    }
+  }
 }
 
 std::string malformed(const Malformed& e) {
@@ -325,7 +392,10 @@ bool merge_domain(std::vector<const ShardReport*> shards, Report* out, std::stri
   *out = ra;
   out->shard = {};
   out->tally = {};
-  for (const ShardReport* s : shards) out->tally.merge(s->report.tally, ra.keep);
+  for (const ShardReport* s : shards) {
+    out->tally.merge(s->report.tally, ra.keep);
+    if (s->report.geometry.sample) out->geometry = s->report.geometry;  // shard 0's
+  }
   return true;
 }
 

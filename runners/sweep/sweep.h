@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "runners/sweep/domain.h"
@@ -19,6 +20,9 @@ struct Options {
   uint64_t stride = 1;
   size_t keep = 16;  // first mismatches kept per class
   bool progress = false;
+  // Also present the domain's class sample at batch lengths 1..64 and unaligned offsets (shard 0
+  // of a sharded sweep does it, once); false skips it (sweep --no-geometry, to measure its cost).
+  bool geometry = true;
 };
 
 struct Report {
@@ -30,6 +34,7 @@ struct Report {
   uint64_t stride = 1;
   size_t keep = 16;  // first mismatches kept per class
   Tally tally;
+  GeometryResult geometry;  // sample 0: no geometry pass
 };
 
 // What this build's reports name as their reference ("ninfer-conform <version>").
@@ -43,6 +48,8 @@ Report run(const Domain& d, const nc_plugin_v1& target, const std::string& targe
            const Options& opts);
 
 std::string to_json(const Report& r);
+// A geometry pass as reports and certificate.json write it.
+nlohmann::ordered_json geometry_json(const GeometryResult& g);
 // Parses a report written by to_json; on failure returns false and sets *error.
 bool from_json(const std::string& text, Report* r, std::string* error);
 // Reads a file sweep --json or merge --json wrote: one report, or an array of them.

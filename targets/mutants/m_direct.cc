@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "registry/registry.h"
 #include "targets/mutants/mutant.h"
@@ -58,6 +59,38 @@ uint32_t f16_overflow_at_max_finite(uint32_t w) {
   const float x = f32_from_bits(w);
   if (std::isfinite(x) && std::fabs(x) > 65504.0f) return (w & 0x80000000u ? 0x8000u : 0u) | 0x7c00u;
   return kDelegate;
+}
+
+// F32_TO_F16_RNE with subnormal results flushed to a signed zero: a vector path run with the FPU's
+// flush-to-zero mode on.
+int convert_f16_ftz(nc_recipe r, const uint32_t* src, size_t n, uint32_t* out) {
+  if (!base().convert) return NC_EUNSUPPORTED;
+  const int rc = base().convert(r, src, n, out);
+  if (rc != NC_OK || r != NC_RECIPE_F32_TO_F16_RNE) return rc;
+  for (size_t i = 0; i < n; ++i)
+    if ((out[i] & 0x7c00u) == 0) out[i] &= 0x8000u;  // a subnormal (or zero) result: keep only the sign
+  return NC_OK;
+}
+
+// F32_TO_E4M3FN_RNE_SATFINITE served by the overflow-to-NaN rule (the OVF/SAT swap: the two
+// recipes share everything but overflow, and a table that picks the wrong one passes the rest).
+int convert_e4m3_sat_as_ovf(nc_recipe r, const uint32_t* src, size_t n, uint32_t* out) {
+  if (!base().convert) return NC_EUNSUPPORTED;
+  return base().convert(r == NC_RECIPE_F32_TO_E4M3FN_RNE_SATFINITE ? NC_RECIPE_F32_TO_E4M3FN_RNE_OVF_NAN : r, src, n,
+                        out);
+}
+
+// F32_TO_E4M3FN_RNE_SATFINITE by way of binary16 (a library that only has a half -> fp8 kernel):
+// two roundings, so an input just above an E4M3FN tie can land on the tie and round to even.
+int convert_e4m3_through_f16(nc_recipe r, const uint32_t* src, size_t n, uint32_t* out) {
+  if (!base().convert || !base().decode) return NC_EUNSUPPORTED;
+  if (r != NC_RECIPE_F32_TO_E4M3FN_RNE_SATFINITE) return base().convert(r, src, n, out);
+  std::vector<uint32_t> half(n), wide(n);
+  std::vector<uint8_t> valid(n);
+  int rc = base().convert(NC_RECIPE_F32_TO_F16_RNE, src, n, half.data());
+  if (rc == NC_OK) rc = base().decode(NC_WT_F16, half.data(), n, wide.data(), valid.data());
+  if (rc == NC_OK) rc = base().convert(r, wide.data(), n, out);
+  return rc;
 }
 
 // Execution QType names and prose abbreviations accepted as aliases (spec 3.1 and 3.2 forbid it).
@@ -121,6 +154,9 @@ void install_ties_away(nc_plugin_v1* t) { t->convert = convert_with<NC_RECIPE_F3
 void install_f16_overflow(nc_plugin_v1* t) {
   t->convert = convert_with<NC_RECIPE_F32_TO_F16_RNE, f16_overflow_at_max_finite>;
 }
+void install_f16_ftz(nc_plugin_v1* t) { t->convert = convert_f16_ftz; }
+void install_e4m3_sat_as_ovf(nc_plugin_v1* t) { t->convert = convert_e4m3_sat_as_ovf; }
+void install_e4m3_through_f16(nc_plugin_v1* t) { t->convert = convert_e4m3_through_f16; }
 void install_aliases(nc_plugin_v1* t) { t->parse_format = parse_with_aliases; }
 void install_case_insensitive(nc_plugin_v1* t) { t->parse_format = parse_case_insensitive; }
 void install_grouped_grammar(nc_plugin_v1* t) { t->parse_format = parse_grouped_grammar; }
@@ -142,6 +178,17 @@ std::span<const Mutant> direct_mutants() {
         "F32_TO_F16_RNE overflows above 65504 instead of at 65520", "convert.F32_TO_F16_RNE", "overflow",
         "overflow"},
        install_f16_overflow},
+      {{"f32-to-f16-ftz", "direct", "convert", "F32_TO_F16_RNE with subnormal results flushed to zero (FTZ)",
+        "convert.F32_TO_F16_RNE", "subnormal", "subnormal"},
+       install_f16_ftz},
+      {{"e4m3-satfinite-as-ovf-nan", "direct", "convert",
+        "F32_TO_E4M3FN_RNE_SATFINITE served by the OVF_NAN recipe (overflow gives NaN)",
+        "convert.F32_TO_E4M3FN_RNE_SATFINITE", "overflow", "overflow"},
+       install_e4m3_sat_as_ovf},
+      {{"f32-to-e4m3-through-f16", "direct", "convert",
+        "F32_TO_E4M3FN_RNE_SATFINITE rounded to binary16 first (double rounding)",
+        "convert.F32_TO_E4M3FN_RNE_SATFINITE", "tie", "tie round"},
+       install_e4m3_through_f16},
       {{"registry-aliases", "direct", "parse", "INT32, *_CTRL and W8G32 accepted as aliases", "parse*",
         "alias", "alias look-alike"},
        install_aliases},

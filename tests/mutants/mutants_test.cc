@@ -425,6 +425,14 @@ TEST_CASE("direct, recipe and registry mutants differ from the spec", "[mutants]
   CHECK(convert1(table_of("f32-to-bf16-ties-away"), NC_RECIPE_F32_TO_BF16_RNE, 0x3f808000) == 0x3f81);
   // 65510.0 (0x477fe600) is below the overflow midpoint 65520: RNE gives 65504 (0x7bff), not inf.
   CHECK(convert1(table_of("f32-to-f16-overflow-65504"), NC_RECIPE_F32_TO_F16_RNE, 0x477fe600) == 0x7c00);
+  // 2^-24 (0x33800000) is the smallest binary16 subnormal, 0x0001; flushed it is +0.
+  CHECK(convert1(table_of("f32-to-f16-ftz"), NC_RECIPE_F32_TO_F16_RNE, 0x33800000) == 0x0000);
+  // 1000.0 (0x447a0000) is beyond 448: SATFINITE gives 0x7e (448), OVF_NAN the NaN 0x7f.
+  CHECK(convert1(table_of("e4m3-satfinite-as-ovf-nan"), NC_RECIPE_F32_TO_E4M3FN_RNE_SATFINITE, 0x447a0000) == 0x7f);
+  // 1.0625 + 2^-20 (0x3f880008) lies just above the E4M3FN tie 1.0625 between 1.0 (0x38) and
+  // 1.125 (0x39): RNE gives 0x39. Rounded to binary16 first (ulp 2^-10 at 1) it becomes 1.0625
+  // exactly, a tie, which goes to the even 0x38.
+  CHECK(convert1(table_of("f32-to-e4m3-through-f16"), NC_RECIPE_F32_TO_E4M3FN_RNE_SATFINITE, 0x3f880008) == 0x38);
   // INT32 and bf16 are not registry names (spec 3.1, 3.2).
   CHECK(parse1(table_of("registry-aliases"), "INT32") == NC_FORMAT_I32);
   CHECK(parse1(table_of("registry-case-insensitive"), "bf16") == NC_FORMAT_BF16);
