@@ -20,8 +20,10 @@
 #include "cli/options.h"
 #include "cli/output_file.h"
 #include "corpus/official.h"
+#include "corpus/zstd_io.h"
 #include "runners/abi_host.h"
 #include "runners/certificate.h"
+#include "runners/html_certificate.h"
 #include "runners/replay.h"
 #include "runners/report.h"
 #include "runners/scope.h"
@@ -55,8 +57,10 @@ const char kReplayUsage[] =
 const char kCertifyUsage[] =
     "usage: ninfer-conform certify --target TARGET --out DIR [--corpus DIR] [--timeout S]\n"
     "                              [--sweep DOMAINS [--stride S] [--jobs N]] [--require LIST]\n"
-    "                              [--allow-modified-corpus] [--max-failures N]\n"
-    "Replays the whole corpus and writes DIR/certificate.md and DIR/certificate.json.\n"
+    "                              [--allow-modified-corpus] [--max-failures N] [--html FILE]\n"
+    "Replays the whole corpus and writes DIR/certificate.md, DIR/certificate.json and\n"
+    "DIR/certificate.html (the same certificate as one self-contained page with pictures).\n"
+    "  --html FILE     write the HTML page to FILE as well\n"
     "  --require LIST  as for replay: what the target must provide in full\n"
     "  --allow-modified-corpus  certify on a corpus other than the official one this build\n"
     "                  ships (refused otherwise); the certificate says MODIFIED\n"
@@ -82,6 +86,7 @@ struct Args {
   std::vector<std::string> sweep;  // certify --sweep: domain names
   std::vector<std::string> sweep_reports;  // certify --sweep-report: files
   std::vector<std::string> require;
+  std::string html;  // certify --html
   bool allow_modified_corpus = false;
   uint64_t stride = 1;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
@@ -99,7 +104,8 @@ bool parse_args(int argc, char** argv, bool certify, Args* a) {
   static constexpr OptionSpec kCertify[] = {
       {"--target", T::Value},  {"--corpus", T::Value}, {"--out", T::Value},          {"--require", T::Values},
       {"--jobs", T::Value},    {"--timeout", T::Value}, {"--sweep", T::Value},       {"--stride", T::Value},
-      {"--sweep-report", T::Values}, {"--allow-modified-corpus", T::Nothing}, {"--max-failures", T::Value}};
+      {"--sweep-report", T::Values}, {"--allow-modified-corpus", T::Nothing}, {"--max-failures", T::Value},
+      {"--html", T::Value}};
   const char* const command = certify ? "certify" : "replay";
   auto refuse = [&](const std::string& why) {
     return std::fprintf(stderr, "ninfer-conform %s: %s\n", command, why.c_str()), false;
@@ -116,6 +122,7 @@ bool parse_args(int argc, char** argv, bool certify, Args* a) {
   a->tag = o.get("--tag");
   a->json = o.get("--json");
   a->junit = o.get("--junit");
+  a->html = o.get("--html");
   for (const std::string& list : o.all("--require")) {
     if (list.empty()) return refuse("--require needs a comma list");
     for (std::string_view e : split(list, ','))
@@ -281,14 +288,49 @@ int certify_command(int argc, char** argv) {
   std::time_t now = std::time(nullptr);
   std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
   std::string why;
-  if (!write_output(a.out + "/certificate.json", certificate_json(r, sweeps, stamp, a.max_failures), &why) ||
-      !write_output(a.out + "/certificate.md", certificate_markdown(r, sweeps, stamp, a.max_failures), &why))
+  // The page is drawn from the JSON just made, as `render` draws it from the file.
+  const std::string json = certificate_json(r, sweeps, stamp, a.max_failures);
+  const std::string html = certificate_html(nlohmann::json::parse(json));
+  if (!write_output(a.out + "/certificate.json", json, &why) ||
+      !write_output(a.out + "/certificate.md", certificate_markdown(r, sweeps, stamp, a.max_failures), &why) ||
+      !write_output(a.out + "/certificate.html", html, &why) || (!a.html.empty() && !write_output(a.html, html, &why)))
     return std::fprintf(stderr, "ninfer-conform: %s\n", why.c_str()), kExitUsage;
   const bool conformant = certified_conformant(r, sweeps);
   std::printf("%s\ntarget %s %s, corpus: %s, certificate in %s\n", verdict_line(r, conformant).c_str(),
               r.target_name.c_str(), r.target_version.c_str(), corpus::provenance(r.manifest_sha256).c_str(),
               a.out.c_str());
   return conformant ? kExitOk : kExitNonConformant;
+}
+
+const char kRenderUsage[] =
+    "usage: ninfer-conform render CERTIFICATE.json --html FILE\n"
+    "Draws a certificate.json (as certify wrote it) as the self-contained HTML page certify writes\n"
+    "beside it: the same JSON gives the same bytes. FILE - is standard output.\n"
+    "exit 0 written, 2 usage error or a file that is not a certificate\n";
+
+int render_command(int argc, char** argv) {
+  if (wants_help(argc, argv)) return std::fputs(kRenderUsage, stdout), kExitOk;
+  using T = OptionSpec::Takes;
+  static constexpr OptionSpec kRender[] = {{"--html", T::Value}};
+  Options o;
+  std::string why;
+  if (!o.parse(argc, argv, kRender, true, &why))
+    return std::fprintf(stderr, "ninfer-conform render: %s\n%s", why.c_str(), kRenderUsage), kExitUsage;
+  const std::string out = o.get("--html");
+  if (o.operands().size() != 1 || out.empty())
+    return std::fprintf(stderr, "ninfer-conform render: give one certificate.json and --html FILE\n%s", kRenderUsage), kExitUsage;
+  const std::string in = o.operands()[0];
+  if (!check_outputs({&out}, &why)) return std::fprintf(stderr, "ninfer-conform render: %s\n", why.c_str()), kExitUsage;
+  corpus::Result<std::string> text = corpus::read_file(in);
+  if (!text) return std::fprintf(stderr, "ninfer-conform render: %s\n", text.error().message().c_str()), kExitUsage;
+  nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("schema") || j["schema"] != "ninfer-conform-certificate-1")
+    return std::fprintf(stderr, "ninfer-conform render: %s: not a certificate.json (schema ninfer-conform-certificate-1)\n",
+                        in.c_str()),
+           kExitUsage;
+  if (!write_output(out, certificate_html(j), &why))
+    return std::fprintf(stderr, "ninfer-conform render: %s\n", why.c_str()), kExitUsage;
+  return kExitOk;
 }
 
 // The child side of plugin:PATH.so: load the plugin and answer the pipe protocol. The protocol
@@ -333,6 +375,7 @@ int plugin_host_command(int argc, char** argv) {
 
 NC_COMMAND("replay", "replay the corpus against a target and judge every case", replay_command);
 NC_COMMAND("certify", "replay the whole corpus and write a conformance certificate", certify_command);
+NC_COMMAND("render", "draw a certificate.json as its self-contained HTML page", render_command);
 NC_COMMAND("plugin-host", "serve a plugin .so over the pipe protocol (used by plugin: targets)", plugin_host_command);
 
 }  // namespace

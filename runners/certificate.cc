@@ -197,6 +197,11 @@ std::string certificate_json(const ReplayResult& r, const std::vector<sweep::Out
     js["policies"] = s.policies_used;
     js["target_problem"] = s.target_problem;
     js["diagnosis"] = s.diagnosis;
+    if (!s.ulp_errors.empty()) {
+      nlohmann::ordered_json h = nlohmann::ordered_json::object();
+      for (const auto& [ulp, n] : s.ulp_errors) h[std::to_string(ulp)] = n;
+      js["ulp_errors"] = h;
+    }
     js["failures_total"] = s.failures.size();
     std::string ids;
     for (const CaseResult& f : s.failures) ids += f.id + "\n";
@@ -205,7 +210,7 @@ std::string certificate_json(const ReplayResult& r, const std::vector<sweep::Out
     for (size_t i = 0; i < s.failures.size() && i < max_listed_failures; ++i) {
       const CaseResult& f = s.failures[i];
       js["failures"].push_back({{"id", f.id}, {"verdict", verdict_name(f.verdict)}, {"inputs", f.inputs},
-                                {"expect", f.expect}, {"actual", f.actual}});
+                                {"expect", f.expect}, {"actual", f.actual}, {"tags", f.tags}});
     }
     j["suites"].push_back(js);
   }
@@ -236,6 +241,7 @@ std::string certificate_json(const ReplayResult& r, const std::vector<sweep::Out
     for (const sweep::Mismatch& x : s.tally.first)
       js["first"].push_back({{"index", x.index}, {"class", x.mismatch_class}, {"input", x.input},
                              {"expected", x.expected}, {"actual", x.actual}});
+    if (s.grid.columns) js["cells"] = sweep::cells_json(s);
     j["sweeps"].push_back(js);
   }
   return j.dump(2) + "\n";

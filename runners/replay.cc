@@ -148,6 +148,7 @@ bool replay_suite(Target& target, corpus::SuiteReader& reader, const ReplayOptio
     ++res.counts[size_t(v)];
     if (v == Verdict::Untested) --tag_count(r);
     if (j && v == Verdict::PassUnderPolicy) res.policies_used.emplace(j->policy);
+    if (j && j->ulp && o.judge.tolerance_ulp && v != Verdict::Untested) ++res.ulp_errors[*j->ulp];
     if (v != Verdict::Fail && v != Verdict::TargetError) return;
     CaseResult cr;
     cr.id = r.id();

@@ -45,6 +45,9 @@ struct SuiteResult {
   std::map<std::string, size_t> judged_tags;  // tag -> judged cases (Untested excluded) carrying it
   std::string target_problem;            // the target died/hung/lied: why, naming the first case ID
   std::vector<std::string> diagnosis;    // lines grouping failures by tag with the likely cause
+  // Under --tolerance ulp:N, the judged cases whose results are both binary32 numbers, by their
+  // ULP distance from the expectation (the certificate's histogram); empty without a tolerance.
+  std::map<uint64_t, size_t> ulp_errors;
   bool declares_tag = false;             // the suite declares the --tag replayed (none: every suite does)
   size_t total() const;
   size_t failed() const { return counts[size_t(Verdict::Fail)] + counts[size_t(Verdict::TargetError)]; }

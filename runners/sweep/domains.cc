@@ -55,10 +55,26 @@ struct WordDomain : Domain {
   std::function<std::string(uint32_t)> kind_of_input = [](uint32_t) { return std::string("word"); };
   // The expected result as the corpus writes it (vectors/FORMAT.md); hex by default.
   std::function<std::string(uint32_t)> expect_token;
+  // The picture: cell = index >> cell_shift.
+  Grid grid_;
+  unsigned cell_shift = 0;
+
+  Grid grid() const override { return grid_; }
 
   std::string name() const override { return name_; }
   std::string op() const override { return op_; }
   uint64_t size() const override { return size_; }
+
+  // Adds the n inputs first, first + stride, ... to their cells' judged counts, a cell at a time.
+  void judge_cells(Tally& tally, uint64_t first, uint64_t n, uint64_t stride) const {
+    for (uint64_t k = 0; k < n;) {
+      const uint64_t index = first + k * stride, cell = index >> cell_shift;
+      const uint64_t next_cell = (cell + 1) << cell_shift;  // first index of the next cell
+      const uint64_t m = std::min(n - k, (next_cell - index + stride - 1) / stride);
+      tally.cells[cell].judged += m;
+      k += m;
+    }
+  }
 
   void run(const nc_plugin_v1& t, uint64_t begin, uint64_t end, uint64_t stride, size_t keep,
            Tally& tally) const override {
@@ -90,14 +106,17 @@ struct WordDomain : Domain {
       failing = 0;
       reference(in.data(), n, stride, want.data());
       tally.covered += n;
+      judge_cells(tally, first, n, stride);
       if (std::equal(want.begin(), want.begin() + ptrdiff_t(n), out.begin())) continue;
       uint64_t under_nan_any = 0;
       for (size_t k = 0; k < n; ++k) {
         if (want[k] == out[k] || accept(want[k], out[k])) continue;
         if (nan_any && nan_any(in[k], out[k])) {
           ++under_nan_any;
+          ++tally.cells[(first + k * stride) >> cell_shift].accepted;
           continue;
         }
+        ++tally.cells[(first + k * stride) >> cell_shift].mismatches;
         tally.count({first + k * stride, kind_of_input(in[k]) + ":" + result_kind(want[k], out[k], out_width),
                      {hex(in[k], in_digits)},
                      expect_token ? expect_token(want[k]) : hex(want[k], out_digits),
@@ -157,6 +176,10 @@ std::unique_ptr<Domain> convert_domain(const RecipeInfo& r) {
       fastref::convert_batch(ref, in, n, out);
   };
   d->kind_of_input = input_kind32;
+  // 512 columns (sign and exponent) of 16 rows (the top 4 fraction bits): a cell is 2^19 inputs.
+  d->cell_shift = 19;
+  d->grid_ = {"binary32", 512, 16, "sign and exponent (column = sign * 256 + biased exponent)",
+              "top 4 fraction bits"};
   if (auto dest_is_nan = r.dest_is_nan)
     d->nan_any = [dest_is_nan](uint32_t in, uint32_t actual) { return is_nan32(in) && dest_is_nan(actual); };
   return d;
@@ -183,6 +206,10 @@ std::unique_ptr<Domain> decode_domain(WordType wt) {
     return rc;
   };
   const uint32_t bits = info.bits;
+  // One cell a word: the high half of its bits across, the low half down (16 x 16 for 8 bits).
+  d->grid_ = {"word", uint64_t(1) << ((bits + 1) / 2), uint64_t(1) << (bits / 2),
+              "the high " + std::to_string((bits + 1) / 2) + " bits of the word",
+              "the low " + std::to_string(bits / 2) + " bits"};
   switch (wt) {
     case WordType::F16:
       d->reference = map_words<fastref::f16_to_binary32>;
@@ -244,6 +271,10 @@ void Tally::merge(const Tally& o, size_t keep) {
   if (target_error.empty()) target_error = o.target_error;
   for (const auto& [k, v] : o.class_counts) add_count(class_counts, k, v);
   for (const auto& [k, v] : o.accepted) add_count(accepted, k, v);
+  for (const auto& [k, c] : o.cells) {
+    Cell& mine = cells[k];
+    mine.judged += c.judged, mine.mismatches += c.mismatches, mine.accepted += c.accepted;
+  }
   first.insert(first.end(), o.first.begin(), o.first.end());
   std::sort(first.begin(), first.end(), [](const Mismatch& a, const Mismatch& b) { return a.index < b.index; });
   // Keep the first `keep` of each class by index, as one range over the union would have.

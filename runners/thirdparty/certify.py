@@ -223,7 +223,7 @@ def record(a, table, impl, full_stride, out):
     cert_dir = os.path.join(a.certs, impl)
     cert = certify(a, table, impl, full_stride, out)
     os.makedirs(cert_dir, exist_ok=True)
-    for name in ("certificate.md", "certificate.json"):
+    for name in ("certificate.md", "certificate.json", "certificate.html"):
         with open(os.path.join(out, name)) as src, open(os.path.join(cert_dir, name + ".tmp"), "w") as dst:
             dst.write(src.read())
         os.replace(os.path.join(cert_dir, name + ".tmp"), os.path.join(cert_dir, name))
