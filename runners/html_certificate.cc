@@ -124,6 +124,12 @@ std::string sweep_section(const json& s) {
     h += "</table>\n";
   }
   if (text(s, "target_error") != "") h += "<p>Target error: " + escape(text(s, "target_error")) + "</p>\n";
+  static const std::set<std::string> sweep_known = {"domain", "provided", "op", "domain_size", "stride", "covered",
+                                                    "unsupported", "errored", "invalid", "mismatches", "classes",
+                                                    "accepted", "target_error", "first", "cells", "failure"};
+  for (const auto& [k, v] : s.items())
+    if (!sweep_known.count(k) && !v.is_null() && !(v.is_structured() && v.empty()))
+      h += "<p><strong>" + escape(k) + "</strong>: " + generic(v) + "</p>\n";
   const json& cells = member(s, "cells");
   const json& first = member(s, "first");
   const std::string first_id = id + "-first";
@@ -243,6 +249,21 @@ std::string certificate_html(const json& c) {
          (failed ? " class=\"fail\"" : "") + ">" + num(failed) + "</td><td>" + num(count(s, "untested")) + "</td></tr>\n";
   }
   h += "</table>\n<p class=\"note\">" + num(not_judged) + " more suites judged nothing.</p>\n";
+  // Per-suite members this renderer does not know (policy-pass records, say), as they are.
+  static const std::set<std::string> suite_known = {
+      "suite", "capability", "pass", "pass-under-policy", "within-tolerance", "expected-rejection", "fail", "untested",
+      "target-error", "policies", "target_problem", "diagnosis", "failures_total", "failing_ids_sha256", "failures",
+      "ulp_errors"};
+  std::string extra;
+  for (const json& s : suites) {
+    if (!s.is_object()) continue;
+    std::string rows;
+    for (const auto& [k, v] : s.items())
+      if (!suite_known.count(k) && !v.is_null() && !(v.is_structured() && v.empty()))
+        rows += "<tr><th>" + escape(k) + "</th><td>" + generic(v) + "</td></tr>\n";
+    if (!rows.empty()) extra += "<h3>" + escape(text(s, "suite")) + "</h3>\n<table class=\"generic\">\n" + rows + "</table>\n";
+  }
+  if (!extra.empty()) h += "<details id=\"suite-records\"><summary>Further per-suite records</summary>\n" + extra + "</details>\n";
 
   const json& sweeps = member(c, "sweeps");
   if (sweeps.is_array() && !sweeps.empty()) {

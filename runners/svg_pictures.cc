@@ -68,6 +68,7 @@ std::string grid(const GridPicture& p) {
   auto clamp = [](uint64_t v) { return std::max<uint64_t>(2, std::min<uint64_t>(24, v)); };
   uint64_t w = clamp(1024 / p.columns), h = clamp(512 / p.rows);
   if (p.layout == "word") w = h = std::min(w, h);
+  if (p.layout == "binary32") h = std::min<uint64_t>(h, 12);
   const uint64_t left = 4, top = 4, width = left + p.columns * w + 4, height = top + p.rows * h + 22;
   std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"map\" id=\"" + escape(p.id) + "\" width=\"" +
                   num(width) + "\" height=\"" + num(height) + "\" viewBox=\"0 0 " + num(width) + " " + num(height) +
@@ -104,19 +105,21 @@ std::string grid(const GridPicture& p) {
   }
   // Ticks under the map: for binary32 the signs and exponents 0, 127 and 255 of each half.
   const uint64_t ty = top + p.rows * h + 16;
-  auto tick = [&](uint64_t column, const std::string& text) {
-    s += "<text x=\"" + num(left + column * w) + "\" y=\"" + num(ty) + "\">" + escape(text) + "</text>\n";
+  // A tick's text starts at its column, or ends at the column's right edge (anchor "end").
+  auto tick = [&](uint64_t column, const std::string& text, bool end = false) {
+    s += "<text x=\"" + num(left + (column + end) * w) + "\" y=\"" + num(ty) + "\"" +
+         (end ? " text-anchor=\"end\"" : "") + ">" + escape(text) + "</text>\n";
   };
   if (p.layout == "binary32" && p.columns == 512) {
     tick(0, "+0");
     tick(127, "+1");
-    tick(240, "+inf/NaN");
-    tick(256, "-0");
+    tick(255, "+inf/NaN |", true);
+    tick(256, " -0");
     tick(383, "-1");
-    tick(496, "-inf/NaN");
+    tick(511, "-inf/NaN", true);
   } else {
     tick(0, "0");
-    tick(p.columns - 1 - std::min<uint64_t>(p.columns - 1, 24 / w), num(p.columns - 1));
+    tick(p.columns - 1, num(p.columns - 1), true);
   }
   return s + "</svg>\n";
 }
@@ -131,7 +134,7 @@ std::string legend() {
               {"hsl(0,78%,51%)", "half mismatch"},
               {"hsl(0,78%,30%)", "every input mismatches"},
               {"#d9d9d9", "not judged (declined, invalid or not sampled)"}};
-  std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"legend\" width=\"900\" height=\"24\" viewBox=\"0 0 900 24\">\n";
+  std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"legend\" width=\"1040\" height=\"24\" viewBox=\"0 0 1040 24\">\n";
   uint64_t x = 0;
   for (const auto& k : keys) {
     s += "<rect x=\"" + num(x) + "\" y=\"4\" width=\"14\" height=\"14\" fill=\"" + k.fill + "\"/><text x=\"" + num(x + 18) +

@@ -51,9 +51,11 @@ def sweep_cell(s):
         return "not provided", "untested"
     accepted = sum(s.get("accepted", {}).values())
     mismatches = s.get("mismatches", 0)
-    if mismatches or s.get("errored") or s.get("target_error"):
+    if mismatches:
         share = 100.0 * mismatches / s["covered"] if s.get("covered") else 0
         return "%d mismatches (%.3g%%)" % (mismatches, share), "fail"
+    if s.get("errored") or s.get("target_error"):
+        return "no mismatch; %d inputs in failed batches" % s.get("errored", 0), "fail"
     if accepted:
         return "exact, %s %d" % (", ".join(sorted(s.get("accepted", {}))), accepted), "policy"
     return "exact", "conformant"
@@ -86,6 +88,8 @@ def page(rows):
         overall = "conformant" if cert["conformant"] else "not conformant"
         if cert["conformant"] and policies:
             overall = "conformant under policies " + "; ".join(policies)
+        if overall.startswith("conformant under policies "):
+            overall = "conformant under " + overall[len("conformant under policies "):]
         out.append("<tr id=\"%s\"><th><a href=\"%s\">%s</a></th><td>%s</td><td class=\"%s\"><a href=\"%s\">%s</a></td>" % (
             html.escape(impl), link, html.escape(impl), html.escape(cert["target"]["version"]),
             verdict_class(overall), link, html.escape(overall)))
