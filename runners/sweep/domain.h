@@ -54,6 +54,8 @@ struct Tally {
   std::map<uint64_t, Cell> cells;
   uint64_t mismatches() const;  // the sum of class_counts
   void count(const Mismatch& m, size_t keep);
+  // The index of cls in class_counts, added with count 0 if new (indices after it move up).
+  size_t class_slot(const std::string& cls);
   void accept(const std::string& policy, uint64_t n);
   void merge(const Tally& other, size_t keep);
 };

@@ -20,7 +20,7 @@ std::string hex(uint32_t w, int digits) { return hex_word(w, digits); }
 bool is_nan32(uint32_t w) { return (w & 0x7fffffffu) > 0x7f800000u; }
 
 // How a wrong binary32-producing result relates to the right one, for counting by class.
-std::string result_kind(uint32_t expected, uint32_t actual, int width) {
+const char* result_kind(uint32_t expected, uint32_t actual, int width) {
   const uint32_t sign = 1u << (width - 1), mag = sign - 1;
   uint32_t em = expected & mag, am = actual & mag;
   if (em != 0 && am == 0) return "flushed";
@@ -109,19 +109,35 @@ struct WordDomain : Domain {
       judge_cells(tally, first, n, stride);
       if (std::equal(want.begin(), want.begin() + ptrdiff_t(n), out.begin())) continue;
       uint64_t under_nan_any = 0;
+      // Billions of mismatches (a truncating conversion) cost a count each: the class of the last
+      // one and its cell are looked up again only when they change, and the strings of a kept
+      // mismatch are made only for the first `keep` of a class.
+      std::string last_input_kind;
+      const char* last_result_kind = nullptr;
+      size_t slot = 0;
+      uint64_t cell_key = UINT64_MAX;
+      Cell* cell = nullptr;
       for (size_t k = 0; k < n; ++k) {
         if (want[k] == out[k] || accept(want[k], out[k])) continue;
+        const uint64_t index = first + k * stride;
+        if ((index >> cell_shift) != cell_key) cell_key = index >> cell_shift, cell = &tally.cells[cell_key];
         if (nan_any && nan_any(in[k], out[k])) {
           ++under_nan_any;
-          ++tally.cells[(first + k * stride) >> cell_shift].accepted;
+          ++cell->accepted;
           continue;
         }
-        ++tally.cells[(first + k * stride) >> cell_shift].mismatches;
-        tally.count({first + k * stride, kind_of_input(in[k]) + ":" + result_kind(want[k], out[k], out_width),
-                     {hex(in[k], in_digits)},
-                     expect_token ? expect_token(want[k]) : hex(want[k], out_digits),
-                     hex(out[k], out_digits)},
-                    keep);
+        ++cell->mismatches;
+        std::string input_kind = kind_of_input(in[k]);
+        const char* kind = result_kind(want[k], out[k], out_width);
+        if (kind != last_result_kind || input_kind != last_input_kind) {
+          slot = tally.class_slot(input_kind + ":" + kind);
+          last_input_kind = std::move(input_kind);
+          last_result_kind = kind;
+        }
+        if (tally.class_counts[slot].second++ < keep)
+          tally.first.push_back({index, tally.class_counts[slot].first, {hex(in[k], in_digits)},
+                                 expect_token ? expect_token(want[k]) : hex(want[k], out_digits),
+                                 hex(out[k], out_digits)});
       }
       if (under_nan_any) tally.accept("nan-any", under_nan_any);
     }
@@ -262,6 +278,13 @@ void Tally::count(const Mismatch& m, size_t keep) {
 }
 
 void Tally::accept(const std::string& policy, uint64_t n) { add_count(accepted, policy, n); }
+
+size_t Tally::class_slot(const std::string& cls) {
+  add_count(class_counts, cls, 0);
+  return size_t(std::lower_bound(class_counts.begin(), class_counts.end(), cls,
+                                 [](const auto& p, const std::string& k) { return p.first < k; }) -
+                class_counts.begin());
+}
 
 void Tally::merge(const Tally& o, size_t keep) {
   covered += o.covered;
