@@ -21,9 +21,11 @@
 #include "cli/options.h"
 #include "cli/output_file.h"
 #include "corpus/official.h"
+#include "corpus/zstd_io.h"
 #include "runners/abi_host.h"
 #include "runners/certificate.h"
 #include "runners/printable.h"
+#include "runners/html_certificate.h"
 #include "runners/replay.h"
 #include "runners/report.h"
 #include "runners/scope.h"
@@ -65,11 +67,14 @@ const char kCertifyUsage[] =
     "usage: ninfer-conform certify --target TARGET --out DIR [--corpus DIR] [--timeout S]\n"
     "                              [--sweep DOMAINS [--stride S] [--jobs N]] [--require LIST]\n"
     "                              [--allow-modified-corpus] [--max-failures N] [--suite GLOBS]...\n"
-    "                              [--quiet]\n"
-    "Replays the whole corpus and writes DIR/certificate.md and DIR/certificate.json.\n"
+    "                              [--quiet] [--html FILE]\n"
+    "Replays the whole corpus and writes DIR/certificate.md, DIR/certificate.json,\n"
+    "DIR/certificate.html (the same certificate as one self-contained page with pictures) and\n"
+    "DIR/certificate.sha256 (the digest `verify` checks).\n"
     "  --suite GLOBS   as for replay: certify on these suites only (the certificate names them)\n"
     "  --quiet         no progress display; on a terminal certify otherwise shows the replay's\n"
     "                  progress and each sweep's percentage, rate and time left\n"
+    "  --html FILE     write the HTML page to FILE as well\n"
     "  --require LIST  as for replay: what the target must provide in full\n"
     "  --allow-modified-corpus  certify on a corpus other than the official one this build\n"
     "                  ships (refused otherwise); the certificate says MODIFIED\n"
@@ -100,6 +105,7 @@ struct Args {
   std::vector<std::string> sweep;  // certify --sweep: domain names
   std::vector<std::string> sweep_reports;  // certify --sweep-report: files
   std::vector<std::string> require;
+  std::string html;  // certify --html
   bool allow_modified_corpus = false;
   bool quiet = false;  // --quiet: no progress display, even on a terminal
   bool geometry = true;       // certify: the sweeps' geometry pass
@@ -122,7 +128,8 @@ bool parse_args(int argc, char** argv, bool certify, Args* a) {
       {"--target", T::Value},  {"--corpus", T::Value}, {"--out", T::Value},          {"--require", T::Values},
       {"--jobs", T::Value},    {"--timeout", T::Value}, {"--sweep", T::Value},       {"--stride", T::Value},
       {"--sweep-report", T::Values}, {"--allow-modified-corpus", T::Nothing}, {"--max-failures", T::Value},
-      {"--suite", T::Values},  {"--quiet", T::Nothing}, {"--no-geometry", T::Nothing}, {"--tail-batch", T::Value}};
+      {"--suite", T::Values},  {"--quiet", T::Nothing}, {"--no-geometry", T::Nothing}, {"--tail-batch", T::Value},
+      {"--html", T::Value}};
   const char* const command = certify ? "certify" : "replay";
   auto refuse = [&](const std::string& why) {
     return std::fprintf(stderr, "ninfer-conform %s: %s\n", command, why.c_str()), false;
@@ -151,6 +158,7 @@ bool parse_args(int argc, char** argv, bool certify, Args* a) {
   a->tag = o.get("--tag");
   a->json = o.get("--json");
   a->junit = o.get("--junit");
+  a->html = o.get("--html");
   for (const std::string& list : o.all("--require")) {
     if (list.empty()) return refuse("--require needs a comma list");
     for (std::string_view e : split(list, ','))
@@ -332,17 +340,53 @@ int certify_command(int argc, char** argv) {
   std::string why;
   // The certificate's files are one unit: all of the new ones or all of the old ones, never a mix.
   // certificate.json carries the run's identity; certificate.sha256 digests the other files (verify).
+  // The page is drawn from the JSON just made, as `render` draws it from the file.
+  const std::string json =
+      with_identity(certificate_json(r, sweeps, stamp, a.max_failures), a.target, argc, argv, "certify");
+  const std::string html = certificate_html(nlohmann::json::parse(json));
   std::vector<std::pair<std::string, std::string>> files = {
-      {"certificate.json", with_identity(certificate_json(r, sweeps, stamp, a.max_failures), a.target, argc, argv, "certify")},
-      {"certificate.md", certificate_markdown(r, sweeps, stamp, a.max_failures)}};
+      {"certificate.json", json},
+      {"certificate.md", certificate_markdown(r, sweeps, stamp, a.max_failures)},
+      {"certificate.html", html}};
   files.emplace_back("certificate.sha256", digest_file(files));
-  if (!write_files_as_unit(a.out, files, &why))
+  if (!write_files_as_unit(a.out, files, &why) || (!a.html.empty() && !write_output(a.html, html, &why)))
     return std::fprintf(stderr, "ninfer-conform certify: %s\n", why.c_str()), kExitUsage;
   const bool conformant = certified_conformant(r, sweeps);
   std::printf("%s\ntarget %s %s, corpus: %s, certificate in %s\n", verdict_line(r, conformant).c_str(),
               r.target_name.c_str(), r.target_version.c_str(), corpus::provenance(r.manifest_sha256).c_str(),
               printable(a.out).c_str());
   return conformant ? kExitOk : kExitNonConformant;
+}
+
+const char kRenderUsage[] =
+    "usage: ninfer-conform render CERTIFICATE.json --html FILE\n"
+    "Draws a certificate.json (as certify wrote it) as the self-contained HTML page certify writes\n"
+    "beside it: the same JSON gives the same bytes. FILE - is standard output.\n"
+    "exit 0 written, 2 usage error or a file that is not a certificate\n";
+
+int render_command(int argc, char** argv) {
+  if (wants_help(argc, argv)) return std::fputs(kRenderUsage, stdout), kExitOk;
+  using T = OptionSpec::Takes;
+  static constexpr OptionSpec kRender[] = {{"--html", T::Value}};
+  Options o;
+  std::string why;
+  if (!o.parse(argc, argv, kRender, true, &why))
+    return std::fprintf(stderr, "ninfer-conform render: %s\n%s", why.c_str(), kRenderUsage), kExitUsage;
+  const std::string out = o.get("--html");
+  if (o.operands().size() != 1 || out.empty())
+    return std::fprintf(stderr, "ninfer-conform render: give one certificate.json and --html FILE\n%s", kRenderUsage), kExitUsage;
+  const std::string in = o.operands()[0];
+  if (!check_outputs({&out}, &why)) return std::fprintf(stderr, "ninfer-conform render: %s\n", why.c_str()), kExitUsage;
+  corpus::Result<std::string> text = corpus::read_file(in);
+  if (!text) return std::fprintf(stderr, "ninfer-conform render: %s\n", text.error().message().c_str()), kExitUsage;
+  nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("schema") || j["schema"] != "ninfer-conform-certificate-1")
+    return std::fprintf(stderr, "ninfer-conform render: %s: not a certificate.json (schema ninfer-conform-certificate-1)\n",
+                        in.c_str()),
+           kExitUsage;
+  if (!write_output(out, certificate_html(j), &why))
+    return std::fprintf(stderr, "ninfer-conform render: %s\n", why.c_str()), kExitUsage;
+  return kExitOk;
 }
 
 // The child side of plugin:PATH.so: load the plugin and answer the pipe protocol. The protocol
@@ -387,6 +431,7 @@ int plugin_host_command(int argc, char** argv) {
 
 NC_COMMAND("replay", "replay the corpus against a target and judge every case", replay_command);
 NC_COMMAND("certify", "replay the whole corpus and write a conformance certificate", certify_command);
+NC_COMMAND("render", "draw a certificate.json as its self-contained HTML page", render_command);
 NC_COMMAND("plugin-host", "serve a plugin .so over the pipe protocol (used by plugin: targets)", plugin_host_command);
 
 }  // namespace

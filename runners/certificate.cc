@@ -324,13 +324,18 @@ std::string certificate_json(const ReplayResult& r, const std::vector<sweep::Out
     js["target_problem"] = s.target_problem;
     js["diagnosis"] = s.diagnosis;
     js["geometry"] = suite_geometry_json(s, max_listed_failures);
+    if (!s.ulp_errors.empty()) {
+      nlohmann::ordered_json h = nlohmann::ordered_json::object();
+      for (const auto& [ulp, n] : s.ulp_errors) h[std::to_string(ulp)] = n;
+      js["ulp_errors"] = h;
+    }
     js["failures_total"] = s.failures.size();
     js["failing_ids_sha256"] = ids_sha256(s.failures);
     js["failures"] = nlohmann::ordered_json::array();
     for (size_t i = 0; i < s.failures.size() && i < max_listed_failures; ++i) {
       const CaseResult& f = s.failures[i];
       js["failures"].push_back({{"id", f.id}, {"verdict", verdict_name(f.verdict)}, {"inputs", f.inputs},
-                                {"expect", f.expect}, {"actual", f.actual}});
+                                {"expect", f.expect}, {"actual", f.actual}, {"tags", f.tags}});
     }
     // Passes under a policy, listed like failures, with what the target returned.
     js["policy_passes_total"] = s.policy_passes.size();
@@ -377,6 +382,7 @@ std::string certificate_json(const ReplayResult& r, const std::vector<sweep::Out
       js["first"].push_back({{"index", x.index}, {"class", x.mismatch_class}, {"input", x.input},
                              {"expected", x.expected}, {"actual", x.actual}});
     if (s.geometry.sample) js["geometry"] = sweep::geometry_json(s.geometry);
+    if (s.grid.columns) js["cells"] = sweep::cells_json(s);
     j["sweeps"].push_back(js);
   }
   return j.dump(2) + "\n";

@@ -192,6 +192,7 @@ bool replay_suite(Target& target, corpus::SuiteReader& reader, const ReplayOptio
       for (int d = 0; d < kDepartureCount; ++d)
         if (j->departure >> d & 1) ++res.departure_counts[size_t(d)];
     }
+    if (j && j->ulp && o.judge.tolerance_ulp && v != Verdict::Untested) ++res.ulp_errors[*j->ulp];
     if (v != Verdict::Fail && v != Verdict::TargetError && !policy_pass) return;
     CaseResult cr;
     cr.id = r.id();

@@ -47,6 +47,9 @@ struct SuiteResult {
   std::map<std::string, size_t> judged_tags;  // tag -> judged cases (Untested excluded) carrying it
   std::string target_problem;            // the target died/hung/lied: why, naming the first case ID
   std::vector<std::string> diagnosis;    // lines grouping failures by tag with the likely cause
+  // Under --tolerance ulp:N, the judged cases whose results are both binary32 numbers, by their
+  // ULP distance from the expectation (the certificate's histogram); empty without a tolerance.
+  std::map<uint64_t, size_t> ulp_errors;
   bool declares_tag = false;             // the suite declares the --tag replayed (none: every suite does)
   // Batch geometry: cases presented again in short requests, those whose result changed (every
   // one, in record order) and the pattern they follow in words ("" when none changed).

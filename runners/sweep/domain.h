@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,6 +19,20 @@ struct Mismatch {
   std::string mismatch_class;  // e.g. "subnormal-input:flushed"
   std::vector<std::string> input;  // the op's input fields (vectors/FORMAT.md)
   std::string expected, actual;
+};
+
+// One cell of a domain's picture (runners/html_certificate.h): a block of inputs and what they gave.
+struct Cell {
+  uint64_t judged = 0, mismatches = 0, accepted = 0;  // accepted: passed under a policy
+  bool operator==(const Cell&) const = default;
+};
+
+// How a domain's inputs fall into cells: a grid of `columns` x `rows`, cell = column * rows + row
+// (column-major, so a binary32 cell is its input's top bits). columns == 0: the domain has no picture.
+struct Grid {
+  std::string layout;  // "binary32", "word", "scale-code"
+  uint64_t columns = 0, rows = 0;
+  std::string across, down;  // what a column and a row are, in words
 };
 
 // What a range of a domain produced. Mismatches keep the first `keep` by index, per class.
@@ -38,8 +53,12 @@ struct Tally {
   std::vector<std::pair<std::string, uint64_t>> departures;
   std::vector<Mismatch> first;                                 // sorted by index
   std::string target_error;  // the first failure; the word domains go on past a failed batch, the others stop
+  // The coarse per-cell tally the pictures draw (Domain::grid), by cell; cells nothing reached are absent.
+  std::map<uint64_t, Cell> cells;
   uint64_t mismatches() const;  // the sum of class_counts
   void count(const Mismatch& m, size_t keep);
+  // The index of cls in class_counts, added with count 0 if new (indices after it move up).
+  size_t class_slot(const std::string& cls);
   void accept(const std::string& policy, uint64_t n);
   void depart(const std::string& how, uint64_t n);
   void merge(const Tally& other, size_t keep);
@@ -103,6 +122,8 @@ class Domain {
     (void)target, (void)out;
     return false;
   }
+  // The grid run() tallies cells on; none (columns 0) by default.
+  virtual Grid grid() const { return {}; }
 };
 
 // Every domain this build knows, by name ("convert.F32_TO_BF16_RNE", "decode.E4M3FN", ...).

@@ -23,7 +23,7 @@ std::string hex(uint32_t w, int digits) { return hex_word(w, digits); }
 bool is_nan32(uint32_t w) { return (w & 0x7fffffffu) > 0x7f800000u; }
 
 // How a wrong binary32-producing result relates to the right one, for counting by class.
-std::string result_kind(uint32_t expected, uint32_t actual, int width) {
+const char* result_kind(uint32_t expected, uint32_t actual, int width) {
   const uint32_t sign = 1u << (width - 1), mag = sign - 1;
   uint32_t em = expected & mag, am = actual & mag;
   if (em != 0 && am == 0) return "flushed";
@@ -61,10 +61,26 @@ struct WordDomain : Domain {
   std::function<std::string(uint32_t)> expect_token;
   // Which known profile the full-batch results of the class sample match (profiles.h); none: not identified.
   std::function<ProfileResult(const std::vector<uint32_t>&, const std::vector<uint32_t>&)> identify;
+  // The picture: cell = index >> cell_shift.
+  Grid grid_;
+  unsigned cell_shift = 0;
+
+  Grid grid() const override { return grid_; }
 
   std::string name() const override { return name_; }
   std::string op() const override { return op_; }
   uint64_t size() const override { return size_; }
+
+  // Adds the n inputs first, first + stride, ... to their cells' judged counts, a cell at a time.
+  void judge_cells(Tally& tally, uint64_t first, uint64_t n, uint64_t stride) const {
+    for (uint64_t k = 0; k < n;) {
+      const uint64_t index = first + k * stride, cell = index >> cell_shift;
+      const uint64_t next_cell = (cell + 1) << cell_shift;  // first index of the next cell
+      const uint64_t m = std::min(n - k, (next_cell - index + stride - 1) / stride);
+      tally.cells[cell].judged += m;
+      k += m;
+    }
+  }
 
   void run(const nc_plugin_v1& t, uint64_t begin, uint64_t end, uint64_t stride, size_t keep,
            Tally& tally) const override {
@@ -96,25 +112,44 @@ struct WordDomain : Domain {
       failing = 0;
       reference(in.data(), n, stride, want.data());
       tally.covered += n;
+      judge_cells(tally, first, n, stride);
       if (std::equal(want.begin(), want.begin() + ptrdiff_t(n), out.begin())) continue;
       // Passes under the corpus's nan-any, reported by the finer latitude that holds: nan-payload
       // where the sign is the reference's (vectors/FORMAT.md), and how each departs.
       uint64_t under_nan_any = 0, under_nan_payload = 0;
       uint64_t departs[runners::kDepartureCount] = {};
       const uint32_t sign = 1u << (out_width - 1);
+      // Billions of mismatches (a truncating conversion) cost a count each: the class of the last
+      // one and its cell are looked up again only when they change, and the strings of a kept
+      // mismatch are made only for the first `keep` of a class.
+      std::string last_input_kind;
+      const char* last_result_kind = nullptr;
+      size_t slot = 0;
+      uint64_t cell_key = UINT64_MAX;
+      Cell* cell = nullptr;
       for (size_t k = 0; k < n; ++k) {
         if (want[k] == out[k] || accept(want[k], out[k])) continue;
+        const uint64_t index = first + k * stride;
+        if ((index >> cell_shift) != cell_key) cell_key = index >> cell_shift, cell = &tally.cells[cell_key];
         if (nan_any && nan_any(in[k], out[k])) {
           ++((want[k] ^ out[k]) & sign ? under_nan_any : under_nan_payload);
           const unsigned d = runners::nan_departure(want[k], out[k], nan_layout);
           for (int b = 0; b < runners::kDepartureCount; ++b) departs[b] += d >> b & 1;
+          ++cell->accepted;
           continue;
         }
-        tally.count({first + k * stride, kind_of_input(in[k]) + ":" + result_kind(want[k], out[k], out_width),
-                     {hex(in[k], in_digits)},
-                     expect_token ? expect_token(want[k]) : hex(want[k], out_digits),
-                     hex(out[k], out_digits)},
-                    keep);
+        ++cell->mismatches;
+        std::string input_kind = kind_of_input(in[k]);
+        const char* kind = result_kind(want[k], out[k], out_width);
+        if (kind != last_result_kind || input_kind != last_input_kind) {
+          slot = tally.class_slot(input_kind + ":" + kind);
+          last_input_kind = std::move(input_kind);
+          last_result_kind = kind;
+        }
+        if (tally.class_counts[slot].second++ < keep)
+          tally.first.push_back({index, tally.class_counts[slot].first, {hex(in[k], in_digits)},
+                                 expect_token ? expect_token(want[k]) : hex(want[k], out_digits),
+                                 hex(out[k], out_digits)});
       }
       if (under_nan_any) tally.accept("nan-any", under_nan_any);
       if (under_nan_payload) tally.accept("nan-payload", under_nan_payload);
@@ -214,6 +249,10 @@ std::unique_ptr<Domain> convert_domain(const RecipeInfo& r) {
   d->identify = [ref](const std::vector<uint32_t>& in, const std::vector<uint32_t>& got) {
     return identify_convert(ref, in, got);
   };
+  // 512 columns (sign and exponent) of 16 rows (the top 4 fraction bits): a cell is 2^19 inputs.
+  d->cell_shift = 19;
+  d->grid_ = {"binary32", 512, 16, "sign and exponent (column = sign * 256 + biased exponent)",
+              "top 4 fraction bits"};
   if (auto dest_is_nan = r.dest_is_nan)
     d->nan_any = [dest_is_nan](uint32_t in, uint32_t actual) { return is_nan32(in) && dest_is_nan(actual); };
   return d;
@@ -244,6 +283,10 @@ std::unique_ptr<Domain> decode_domain(WordType wt) {
     d->identify = [wt](const std::vector<uint32_t>& in, const std::vector<uint32_t>& got) {
       return identify_decode(wt, in, got);
     };
+  // One cell a word: the high half of its bits across, the low half down (16 x 16 for 8 bits).
+  d->grid_ = {"word", uint64_t(1) << ((bits + 1) / 2), uint64_t(1) << (bits / 2),
+              "the high " + std::to_string((bits + 1) / 2) + " bits of the word",
+              "the low " + std::to_string(bits / 2) + " bits"};
   switch (wt) {
     case WordType::F16:
       d->reference = map_words<fastref::f16_to_binary32>;
@@ -298,6 +341,13 @@ void Tally::count(const Mismatch& m, size_t keep) {
 void Tally::accept(const std::string& policy, uint64_t n) { add_count(accepted, policy, n); }
 void Tally::depart(const std::string& how, uint64_t n) { add_count(departures, how, n); }
 
+size_t Tally::class_slot(const std::string& cls) {
+  add_count(class_counts, cls, 0);
+  return size_t(std::lower_bound(class_counts.begin(), class_counts.end(), cls,
+                                 [](const auto& p, const std::string& k) { return p.first < k; }) -
+                class_counts.begin());
+}
+
 void Tally::merge(const Tally& o, size_t keep) {
   covered += o.covered;
   unsupported += o.unsupported;
@@ -307,6 +357,10 @@ void Tally::merge(const Tally& o, size_t keep) {
   for (const auto& [k, v] : o.class_counts) add_count(class_counts, k, v);
   for (const auto& [k, v] : o.accepted) add_count(accepted, k, v);
   for (const auto& [k, v] : o.departures) add_count(departures, k, v);
+  for (const auto& [k, c] : o.cells) {
+    Cell& mine = cells[k];
+    mine.judged += c.judged, mine.mismatches += c.mismatches, mine.accepted += c.accepted;
+  }
   first.insert(first.end(), o.first.begin(), o.first.end());
   std::sort(first.begin(), first.end(), [](const Mismatch& a, const Mismatch& b) { return a.index < b.index; });
   // Keep the first `keep` of each class by index, as one range over the union would have.

@@ -26,7 +26,11 @@ struct ReconstructDomain : Domain {
   // The element of index i, or false for an index outside the valid language (skipped).
   std::function<bool(uint64_t, Element&)> element;
   std::function<uint32_t(const Element&)> reference;
+  // The picture: the cell of a valid element.
+  Grid grid_;
+  std::function<uint64_t(const Element&)> cell_of;
 
+  Grid grid() const override { return grid_; }
   std::string name() const override { return name_; }
   std::string op() const override { return op_; }
   uint64_t size() const override { return size_; }
@@ -60,8 +64,11 @@ struct ReconstructDomain : Domain {
       }
       tally.covered += n;
       for (size_t k = 0; k < n; ++k) {
+        Cell& cell = tally.cells[cell_of({code[k], scale[k], divisor[k]})];
+        ++cell.judged;
         uint32_t want = reference({code[k], scale[k], divisor[k]});
         if (want == out[k]) continue;
+        ++cell.mismatches;
         bool flushed = (want & 0x7fffffffu) != 0 && (out[k] & 0x7fffffffu) == 0;
         bool subnormal = (want & 0x7f800000u) == 0;
         std::string cls = std::string(subnormal ? "subnormal-result" : "normal-result") + ":" +
@@ -101,6 +108,9 @@ std::unique_ptr<Domain> grouped(Format f) {
   d->reference = [bits](const Element& e) {
     return fastref::binary32_mul(fastref::f16_to_binary32(e.scale), code_to_binary32(e.code, bits));
   };
+  // Codes across; down, the scale's high byte (valid scales are below 0x7c00): 256 scales a cell.
+  d->grid_ = {"scale-code", uint64_t(1) << bits, 128, "code word", "binary16 scale's high byte (256 scales a cell)"};
+  d->cell_of = [](const Element& e) { return uint64_t(e.code) * 128 + (e.scale >> 8); };
   return d;
 }
 
@@ -120,6 +130,9 @@ std::unique_ptr<Domain> fp8_row() {
   d->reference = [](const Element& e) {
     return fastref::binary32_mul(fastref::e4m3fn_to_binary32(e.code), fastref::bf16_to_binary32(e.scale));
   };
+  // Codes across; down, the BF16 scale's high byte (valid scales are at most 0x7f7f): 256 scales a cell.
+  d->grid_ = {"scale-code", 256, 128, "E4M3FN code word", "BF16 scale's high byte (256 scales a cell)"};
+  d->cell_of = [](const Element& e) { return uint64_t(e.code) * 128 + (e.scale >> 8); };
   return d;
 }
 
@@ -155,6 +168,14 @@ std::unique_ptr<Domain> nvfp4() {
   };
   d->reference = [](const Element& e) {
     return fastref::binary32_mul_div(fastref::e2m1_to_binary32(e.code), fastref::e4m3fn_to_binary32(e.scale), e.divisor);
+  };
+  // Across, the 12 divisors of 16 E2M1 codes each; down, the 128 positive E4M3FN block scales.
+  d->grid_ = {"scale-code", 16 * (sizeof kDivisors / sizeof kDivisors[0]), 128,
+              "divisor (16 columns each, in the order of kDivisors) and E2M1 code word", "E4M3FN block scale word"};
+  d->cell_of = [](const Element& e) {
+    uint64_t div = 0;
+    while (kDivisors[div] != e.divisor) ++div;
+    return (div * 16 + e.code) * 128 + e.scale;
   };
   return d;
 }

@@ -47,6 +47,7 @@ Report run(const Domain& d, const nc_plugin_v1& target, const std::string& targe
   r.shard = opts.shard;
   r.stride = opts.stride;
   r.keep = opts.keep;
+  r.grid = d.grid();
   const auto range = shard_range(d.size(), opts.shard);  // not a structured binding: clang 14 cannot capture one
   const auto begin = range.first, end = range.second;
   // First index on the global stride lattice at or after begin, so strided shards tile exactly.
@@ -124,7 +125,96 @@ std::string to_json(const Report& r) {
                      {"expected", m.expected}, {"actual", m.actual}});
   j["first"] = first;
   if (r.geometry.sample) j["geometry"] = geometry_json(r.geometry);
+  if (r.grid.columns) j["cells"] = cells_json(r);
   return j.dump(2) + "\n";
+}
+
+std::string encode_runs(const std::vector<uint64_t>& values) {
+  std::string s;
+  for (size_t i = 0; i < values.size();) {
+    size_t k = i;
+    while (k < values.size() && values[k] == values[i]) ++k;
+    if (!s.empty()) s += ' ';
+    s += std::to_string(values[i]);
+    if (k - i > 1) {  // piecewise: GCC 12 -Wrestrict misfires on "*" + string
+      s += '*';
+      s += std::to_string(k - i);
+    }
+    i = k;
+  }
+  return s;
+}
+
+bool decode_runs(const std::string& text, size_t n, std::vector<uint64_t>* values) {
+  values->clear();
+  size_t i = 0;
+  auto number = [&](uint64_t* v) {
+    if (i >= text.size() || text[i] < '0' || text[i] > '9') return false;
+    *v = 0;
+    for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
+      if (*v > (UINT64_MAX - 9) / 10) return false;
+      *v = *v * 10 + uint64_t(text[i] - '0');
+    }
+    return true;
+  };
+  while (i < text.size()) {
+    uint64_t v = 0, count = 1;
+    if (!number(&v)) return false;
+    if (i < text.size() && text[i] == '*' && (++i, !number(&count) || count == 0)) return false;
+    if (count > n - std::min<size_t>(n, values->size())) return false;
+    values->insert(values->end(), count, v);
+    if (i < text.size() && text[i++] != ' ') return false;
+  }
+  return values->size() == n;
+}
+
+nlohmann::ordered_json cells_json(const Report& r) {
+  if (!r.grid.columns) return nullptr;
+  const size_t n = size_t(r.grid.columns * r.grid.rows);
+  std::vector<uint64_t> judged(n), mismatches(n), accepted(n);
+  for (const auto& [k, c] : r.tally.cells)
+    if (k < n) judged[k] = c.judged, mismatches[k] = c.mismatches, accepted[k] = c.accepted;
+  nlohmann::ordered_json j;
+  j["layout"] = r.grid.layout;
+  j["columns"] = r.grid.columns;
+  j["rows"] = r.grid.rows;
+  j["across"] = r.grid.across;
+  j["down"] = r.grid.down;
+  j["judged"] = encode_runs(judged);
+  j["mismatches"] = encode_runs(mismatches);
+  j["accepted"] = encode_runs(accepted);
+  return j;
+}
+
+void cells_from_json(const nlohmann::json& j, Report* r) {
+  if (!j.is_object()) throw corpus::JsonError("\"cells\" is not an object");
+  r->grid.layout = corpus::json_text(j, "layout");
+  r->grid.columns = corpus::json_count(j, "columns");
+  r->grid.rows = corpus::json_count(j, "rows");
+  r->grid.across = corpus::json_text(j, "across");
+  r->grid.down = corpus::json_text(j, "down");
+  if (r->grid.columns == 0 || r->grid.rows == 0 || r->grid.columns > 65536 || r->grid.rows > 65536 ||
+      r->grid.columns * r->grid.rows > 65536)
+    throw corpus::JsonError("\"cells\": columns x rows must be 1 to 65536 cells");
+  const size_t n = size_t(r->grid.columns * r->grid.rows);
+  std::vector<uint64_t> v[3];
+  const char* names[3] = {"judged", "mismatches", "accepted"};
+  for (int m = 0; m < 3; ++m)
+    if (!decode_runs(corpus::json_text(j, names[m]), n, &v[m]))
+      throw corpus::JsonError(std::string("\"cells\": \"") + names[m] + "\" is not runs of " + std::to_string(n) +
+                              " counts (V or V*N, space-separated)");
+  uint64_t judged = 0, mismatches = 0, accepted = 0;
+  for (size_t k = 0; k < n; ++k) {
+    if (v[1][k] > v[0][k] || v[2][k] > v[0][k] - v[1][k])
+      throw corpus::JsonError("\"cells\": cell " + std::to_string(k) + " has more mismatches and accepted inputs than judged");
+    judged += v[0][k], mismatches += v[1][k], accepted += v[2][k];
+    if (v[0][k]) r->tally.cells[k] = {v[0][k], v[1][k], v[2][k]};
+  }
+  if (judged != r->tally.covered || mismatches != r->tally.mismatches())
+    throw corpus::JsonError("\"cells\" do not add up to \"covered\" and the mismatches");
+  uint64_t acc = 0;
+  for (const auto& [p, c] : r->tally.accepted) acc += c;
+  if (accepted != acc) throw corpus::JsonError("\"cells\": the accepted inputs do not add up to \"accepted\"");
 }
 
 nlohmann::ordered_json geometry_json(const GeometryResult& g) {
@@ -276,6 +366,7 @@ void report_from(const nlohmann::json& j, Report* r) {
       }
     }
   }
+  if (j.contains("cells")) cells_from_json(j["cells"], r);
 }
 
 std::string malformed(const Malformed& e) {
@@ -396,6 +487,12 @@ bool merge_domain(std::vector<const ShardReport*> shards, Report* out, std::stri
     out->tally.merge(s->report.tally, ra.keep);
     if (s->report.geometry.sample) out->geometry = s->report.geometry;  // shard 0's
   }
+  // A shard from a build without pictures leaves the merged report without one, not a partial one.
+  for (const ShardReport* s : shards)
+    if (s->report.grid.columns != ra.grid.columns || s->report.grid.rows != ra.grid.rows) {
+      out->grid = {};
+      out->tally.cells.clear();
+    }
   return true;
 }
 

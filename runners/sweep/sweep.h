@@ -33,9 +33,21 @@ struct Report {
   Shard shard;
   uint64_t stride = 1;
   size_t keep = 16;  // first mismatches kept per class
+  Grid grid;         // the domain's picture; tally.cells counts on it
   Tally tally;
   GeometryResult geometry;  // sample 0: no geometry pass
 };
+
+// The "cells" member of a report and of a certificate's sweep: the grid, and per cell (in cell
+// order, column-major) its judged, mismatching and policy-passing inputs, each list run-length
+// coded as space-separated "V" or "V*N" (N cells of value V): "524288*8192" is 8192 cells of 524288.
+// Null when the domain has no grid.
+nlohmann::ordered_json cells_json(const Report& r);
+// Reads cells_json's member back into r->grid and r->tally.cells; throws corpus::JsonError.
+void cells_from_json(const nlohmann::json& j, Report* r);
+std::string encode_runs(const std::vector<uint64_t>& values);
+// false when the text is not runs of exactly n values.
+bool decode_runs(const std::string& text, size_t n, std::vector<uint64_t>* values);
 
 // What this build's reports name as their reference ("ninfer-conform <version>").
 std::string reference_name();

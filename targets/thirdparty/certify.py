@@ -72,9 +72,9 @@ NEEDS_CPU_FLAGS = {"gcc-float16-f16c": ("f16c",), "x86-avx512bf16-vcvtneps2bf16"
 def targets(build):
     """IMPL -> target spec for `ninfer-conform certify --target`. The Python adapters run under the
     project venv (scripts/install-thirdparty)."""
-    plugin = lambda name: "plugin:" + os.path.join(build, "runners", "thirdparty", name + ".so")
+    plugin = lambda name: "plugin:" + os.path.join(build, "targets", "thirdparty", name + ".so")
     py = os.path.join(SOURCE, ".venv", "bin", "python")
-    pipe = lambda script: "pipe:%s %s" % (py, os.path.join(SOURCE, "runners", "thirdparty", script))
+    pipe = lambda script: "pipe:%s %s" % (py, os.path.join(SOURCE, "targets", "thirdparty", script))
     return {
         "cuda-toolkit-host": plugin("nc_tp_cuda_host"),
         "eigen": plugin("nc_tp_eigen"),
@@ -250,7 +250,7 @@ def record(a, table, impl, full_stride, out):
         return 0
     cert = certify(a, table, impl, full_stride, out)
     os.makedirs(cert_dir, exist_ok=True)
-    for name in ("certificate.md", "certificate.json"):
+    for name in ("certificate.md", "certificate.json", "certificate.html"):
         with open(os.path.join(out, name)) as src, open(os.path.join(cert_dir, name + ".tmp"), "w") as dst:
             dst.write(src.read())
         os.replace(os.path.join(cert_dir, name + ".tmp"), os.path.join(cert_dir, name))

@@ -31,7 +31,7 @@ with tempfile.TemporaryDirectory() as tmp:
     subprocess.run([sys.executable, os.path.join(HERE, "make_fixture_corpus.py"), corpus], check=True)
 
     def certify(impl, mode, *extra):
-        r = subprocess.run([sys.executable, os.path.join(SOURCE, "runners", "thirdparty", "certify.py"),
+        r = subprocess.run([sys.executable, os.path.join(SOURCE, "targets", "thirdparty", "certify.py"),
                             "--cli", cli, "--build", build, "--corpus", corpus, "--certs", certs,
                             "--stride", "65537", *extra, impl, mode],
                            capture_output=True, text=True)

@@ -146,7 +146,7 @@ if probe.returncode:
 
 cases = [SPEC[c] for c in provides] + [(SPEC[c][0], None) for c in declines] + departures
 cases += [("frobnicate 1", None), ("encode Q4G64_F16S FP32 1x2 3f800000,bf000000", None)]
-cmd = [python, os.path.join(src, "runners", "thirdparty", script[0])] + script[1:]
+cmd = [python, os.path.join(src, "targets", "thirdparty", script[0])] + script[1:]
 passed = failed = 0
 
 

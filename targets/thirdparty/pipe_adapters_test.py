@@ -103,7 +103,7 @@ def check(ok, what):
 
 for script, (name, version_mark, cases) in ADAPTERS.items():
     requests = ["hello 1"] + [r for r, _ in cases]
-    proc = subprocess.run([python, os.path.join(src, "runners", "thirdparty", script)],
+    proc = subprocess.run([python, os.path.join(src, "targets", "thirdparty", script)],
                           input="".join(r + "\n" for r in requests), capture_output=True,
                           text=True, timeout=50)
     lines = proc.stdout.splitlines()
@@ -136,7 +136,7 @@ def binary_request(request):
 for script, (name, _, cases) in ADAPTERS.items():
     word_cases = [(r, e) for r, e in cases if r.split(" ")[0] in ("decode", "convert")]
     stream = b"hello 1\nbinary 1\n" + b"".join(binary_request(r) for r, _ in word_cases) + b"hello 1\n"
-    proc = subprocess.run([python, os.path.join(src, "runners", "thirdparty", script)], input=stream,
+    proc = subprocess.run([python, os.path.join(src, "targets", "thirdparty", script)], input=stream,
                           capture_output=True, timeout=50)
     out = proc.stdout
     check(proc.returncode == 0, "%s binary session exit status %d: %s" % (script, proc.returncode, proc.stderr[-500:]))
