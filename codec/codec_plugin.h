@@ -2,7 +2,7 @@
 // and the base that mutant plugins copy and patch one entry of.
 #pragma once
 
-#include "include/ninfer_conform/plugin.h"
+#include "ninfer_conform/plugin.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "include/ninfer_conform/plugin.h"
+#include "ninfer_conform/plugin.h"
 #include "kernels/guarded_buffer.h"
 #include "kernels/index_math.h"
 #include "kernels/kernels.h"

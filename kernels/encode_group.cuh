@@ -18,7 +18,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "include/ninfer_conform/plugin.h"
+#include "ninfer_conform/plugin.h"
 #include "kernels/encode_flags.h"
 #include "kernels/hd.h"
 #include "kernels/word_decode.h"

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "include/ninfer_conform/plugin.h"
+#include "ninfer_conform/plugin.h"
 #include "kernels/encode_flags.h"
 
 namespace nc::kernels {

@@ -13,7 +13,7 @@
 #pragma once
 #include <cstdint>
 
-#include "include/ninfer_conform/plugin.h"
+#include "ninfer_conform/plugin.h"
 #include "kernels/word_decode.h"
 
 namespace nc::kernels {

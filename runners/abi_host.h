@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "include/ninfer_conform/plugin.h"
+#include "ninfer_conform/plugin.h"
 
 namespace nc::runners {
 

@@ -19,7 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "include/ninfer_conform/mutant_info.h"
+#include "ninfer_conform/mutant_info.h"
 
 extern char** environ;
 

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "include/ninfer_conform/plugin.h"
+#include "ninfer_conform/plugin.h"
 
 namespace nc::runners {
 

@@ -4,7 +4,7 @@
 #include <optional>
 #include <string_view>
 
-#include "include/ninfer_conform/plugin.h"
+#include "ninfer_conform/plugin.h"
 
 namespace nc::runners {
 

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <map>
 
-#include "include/ninfer_conform/plugin.h"
+#include "ninfer_conform/plugin.h"
 #include "runners/sweep/families.h"
 
 namespace nc::sweep {

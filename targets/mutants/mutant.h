@@ -7,8 +7,8 @@
 #include <span>
 #include <string_view>
 
-#include "include/ninfer_conform/plugin.h"
-#include "include/ninfer_conform/mutant_info.h"
+#include "ninfer_conform/plugin.h"
+#include "ninfer_conform/mutant_info.h"
 
 namespace nc::mutants {
 

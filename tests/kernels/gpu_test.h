@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "include/ninfer_conform/plugin.h"
+#include "ninfer_conform/plugin.h"
 
 namespace nc::kernels::gputest {
 

@@ -6,7 +6,7 @@
 
 #include <cstdio>
 
-#include "include/ninfer_conform/plugin.h"
+#include "ninfer_conform/plugin.h"
 
 int main(int argc, char** argv) {
   if (argc != 2) return 2;
