@@ -10,10 +10,6 @@
 namespace nc::oracle {
 
 namespace {
-constexpr std::array<std::string_view, kRecipeCount> kNames{
-    "F32_TO_BF16_RNE", "F32_TO_F16_RNE", "F32_TO_E4M3FN_RNE_SATFINITE", "F32_TO_E4M3FN_RNE_OVF_NAN",
-    "F32_TO_E2M1_RNE_SATFINITE"};
-
 FloatFormat target_of(Recipe r) {
   switch (r) {
     case Recipe::F32_TO_BF16_RNE: return FloatFormat::BFloat16;
@@ -25,15 +21,6 @@ FloatFormat target_of(Recipe r) {
   return FloatFormat::Binary32;
 }
 }  // namespace
-
-std::string_view recipe_name(Recipe r) { return kNames[static_cast<size_t>(r)]; }
-
-std::optional<Recipe> find_recipe(std::string_view name) {
-  for (size_t i = 0; i < kNames.size(); ++i) {
-    if (kNames[i] == name) return static_cast<Recipe>(i);
-  }
-  return std::nullopt;
-}
 
 uint32_t convert(Context& ctx, Recipe r, uint32_t w) {
   const FloatFormat target = target_of(r);

@@ -6,15 +6,11 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "registry/registry.h"
+
 namespace nc::fastref {
 
-enum class Recipe : uint8_t {
-  F32_TO_BF16_RNE,
-  F32_TO_F16_RNE,
-  F32_TO_E4M3FN_RNE_SATFINITE,
-  F32_TO_E4M3FN_RNE_OVF_NAN,
-  F32_TO_E2M1_RNE_SATFINITE,
-};
+using nc::Recipe;  // the registry's recipes; what each computes is written here
 
 uint32_t convert(Recipe r, uint32_t binary32_word);
 void convert_batch(Recipe r, const uint32_t* src, size_t n, uint32_t* out);
