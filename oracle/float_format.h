@@ -5,6 +5,9 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+
+#include "registry/registry.h"
 
 namespace nc::oracle {
 
@@ -37,5 +40,17 @@ inline constexpr std::array<FloatFormatInfo, kFloatFormatCount> kFloatFormats{{
 }};
 
 constexpr const FloatFormatInfo& info(FloatFormat f) { return kFloatFormats[static_cast<size_t>(f)]; }
+
+// The oracle's description of a registry float word type; nullopt for integer and code words.
+constexpr std::optional<FloatFormat> float_format_of(WordType t) {
+  switch (t) {
+    case WordType::BF16: return FloatFormat::BFloat16;
+    case WordType::FP32: return FloatFormat::Binary32;
+    case WordType::F16: return FloatFormat::Binary16;
+    case WordType::E4M3FN: return FloatFormat::E4M3FN;
+    case WordType::E2M1: return FloatFormat::E2M1;
+    default: return std::nullopt;
+  }
+}
 
 }  // namespace nc::oracle

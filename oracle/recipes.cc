@@ -10,16 +10,8 @@
 namespace nc::oracle {
 
 namespace {
-FloatFormat target_of(Recipe r) {
-  switch (r) {
-    case Recipe::F32_TO_BF16_RNE: return FloatFormat::BFloat16;
-    case Recipe::F32_TO_F16_RNE: return FloatFormat::Binary16;
-    case Recipe::F32_TO_E4M3FN_RNE_SATFINITE:
-    case Recipe::F32_TO_E4M3FN_RNE_OVF_NAN: return FloatFormat::E4M3FN;
-    case Recipe::F32_TO_E2M1_RNE_SATFINITE: return FloatFormat::E2M1;
-  }
-  return FloatFormat::Binary32;
-}
+// The registry's destination word type, in the oracle's description.
+FloatFormat target_of(Recipe r) { return *float_format_of(nc::info(r).destination); }
 }  // namespace
 
 uint32_t convert(Context& ctx, Recipe r, uint32_t w) {

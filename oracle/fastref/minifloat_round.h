@@ -61,6 +61,8 @@ inline constexpr MinifloatSpec kBfloat16 = spec_of(oracle::FloatFormat::BFloat16
 inline constexpr MinifloatSpec kBinary16 = spec_of(oracle::FloatFormat::Binary16);
 inline constexpr MinifloatSpec kE4M3FN = spec_of(oracle::FloatFormat::E4M3FN);
 inline constexpr MinifloatSpec kE2M1 = spec_of(oracle::FloatFormat::E2M1);
+// A registry float word type's spec (precondition: a float word type).
+constexpr MinifloatSpec spec_of(WordType w) { return spec_of(*oracle::float_format_of(w)); }
 
 namespace detail {
 inline int bit_length(uint64_t m) { return m ? 64 - __builtin_clzll(m) : 0; }

@@ -134,6 +134,16 @@ uint32_t bf16_to_binary32(uint32_t w) { return (w & 0xffffu) << 16; }  // BF16 i
 uint32_t e4m3fn_to_binary32(uint32_t w) { return to_binary32(w & 0xffu, kE4M3FN); }
 uint32_t e2m1_to_binary32(uint32_t w) { return to_binary32(w & 0xfu, kE2M1); }
 
+WordDecode word_decode(WordType w) {
+  switch (w) {
+    case WordType::F16: return f16_to_binary32;
+    case WordType::BF16: return bf16_to_binary32;
+    case WordType::E4M3FN: return e4m3fn_to_binary32;
+    case WordType::E2M1: return e2m1_to_binary32;
+    default: return nullptr;
+  }
+}
+
 uint32_t int_to_binary32(int64_t v) {
   return round_exact(v < 0, v < 0 ? uint64_t(0) - uint64_t(v) : uint64_t(v), 0, false, kBinary32);
 }

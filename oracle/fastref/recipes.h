@@ -27,6 +27,9 @@ uint32_t f16_to_binary32(uint32_t w);     // NaN payload kept (shifted into the 
 uint32_t bf16_to_binary32(uint32_t w);    // the word in the high half
 uint32_t e4m3fn_to_binary32(uint32_t w);  // NaN words give 0x7fc00000 with the sign
 uint32_t e2m1_to_binary32(uint32_t w);
+// The decode above of a float word type of at most 16 bits; nullptr for the others.
+using WordDecode = uint32_t (*)(uint32_t);
+WordDecode word_decode(WordType w);
 
 // The binary32 word of an integer, rounded to nearest even where |v| > 2^24.
 uint32_t int_to_binary32(int64_t v);

@@ -198,11 +198,6 @@ struct WordDomain : Domain {
   }
 };
 
-template <uint32_t (*F)(uint32_t)>
-void map_words(const uint32_t* in, size_t n, uint64_t, uint32_t* out) {
-  for (size_t k = 0; k < n; ++k) out[k] = F(in[k]);
-}
-
 // One domain per registry recipe: its destination word type gives the result's width, digits and
 // NaNs; its nan_latitude whether another NaN for a NaN source passes (as in the corpus suites:
 // E2M1 has no NaN, and an E4M3FN NaN's only freedom, its sign, is fixed by the recipe).
@@ -281,21 +276,20 @@ std::unique_ptr<Domain> decode_domain(WordType wt) {
     d->expect_token = [](uint32_t e) { return is_nan32(e) ? std::string("nan*") : hex(e, 8); };
   }
   // The reference: oracle/fastref's decode of each float word type.
-  switch (wt) {
-    case WordType::F16: d->reference = map_words<fastref::f16_to_binary32>; break;
-    case WordType::BF16: d->reference = map_words<fastref::bf16_to_binary32>; break;
-    case WordType::E4M3FN: d->reference = map_words<fastref::e4m3fn_to_binary32>; break;
-    case WordType::E2M1: d->reference = map_words<fastref::e2m1_to_binary32>; break;
-    default:  // two's-complement codes (spec 5); W8 0x80 has no value
-      d->reference = [bits, wt](const uint32_t* in, size_t n, uint64_t, uint32_t* out) {
-        for (size_t k = 0; k < n; ++k) {
-          int32_t v = int32_t(in[k] << (32 - bits)) >> (32 - bits);
-          out[k] = wt == WordType::W8_CODE && in[k] == 0x80 ? 0xdeadbeefu : uint32_t(v);
-        }
-      };
-      d->expect_token = [](uint32_t e) {
-        return e == 0xdeadbeefu ? std::string("!code-illegal") : std::to_string(int32_t(e));
-      };
+  if (const fastref::WordDecode decode = fastref::word_decode(wt)) {
+    d->reference = [decode](const uint32_t* in, size_t n, uint64_t, uint32_t* out) {
+      for (size_t k = 0; k < n; ++k) out[k] = decode(in[k]);
+    };
+  } else {  // two's-complement codes (spec 5); W8 0x80 has no value
+    d->reference = [bits, wt](const uint32_t* in, size_t n, uint64_t, uint32_t* out) {
+      for (size_t k = 0; k < n; ++k) {
+        int32_t v = int32_t(in[k] << (32 - bits)) >> (32 - bits);
+        out[k] = wt == WordType::W8_CODE && in[k] == 0x80 ? 0xdeadbeefu : uint32_t(v);
+      }
+    };
+    d->expect_token = [](uint32_t e) {
+      return e == 0xdeadbeefu ? std::string("!code-illegal") : std::to_string(int32_t(e));
+    };
   }
   return d;
 }
