@@ -56,16 +56,9 @@ std::optional<uint64_t> parse_hex(std::string_view s) {
   return v;
 }
 
-std::string_view class_name(ValueClass c) {
-  switch (c) {
-    case ValueClass::Zero: return "zero";
-    case ValueClass::Subnormal: return "subnormal";
-    case ValueClass::Normal: return "normal";
-    case ValueClass::Inf: return "inf";
-    case ValueClass::NaN: return "nan";
-  }
-  return "?";
-}
+// The registry's value-class tokens, which begin in codec's ValueClass order.
+static_assert(int(ValueClass::NaN) == 4 && nc::kValueClassTokens[4] == "nan");
+std::string_view class_name(ValueClass c) { return nc::kValueClassTokens[size_t(c)]; }
 
 // Exact decimal expansion of a finite binary32 (glibc prints exact digits; 160 fraction digits
 // cover 2^-149), trailing zeros removed.

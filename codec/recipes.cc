@@ -1,13 +1,7 @@
 #include "codec/recipes.h"
 
-#include <array>
-
 namespace nc::codec {
 namespace {
-constexpr std::array<std::string_view, kRecipeCount> kNames{
-    "F32_TO_BF16_RNE", "F32_TO_F16_RNE", "F32_TO_E4M3FN_RNE_SATFINITE",
-    "F32_TO_E4M3FN_RNE_OVF_NAN", "F32_TO_E2M1_RNE_SATFINITE"};
-
 // encode_rne is branch-free; its per-lane variable shifts vectorize with AVX2 (vpsrlvd), so
 // the loop is cloned for AVX2 and chosen at load time (baseline x86-64 otherwise), and this file
 // is built with -O3 so GCC's vectorizer runs with its dynamic cost model. Integer code only: the
@@ -20,14 +14,6 @@ void loop(const uint32_t* __restrict src, size_t n, uint32_t* __restrict out) {
   for (size_t i = 0; i < n; ++i) out[i] = F(src[i]);
 }
 }  // namespace
-
-std::string_view recipe_name(Recipe r) { return kNames[size_t(r)]; }
-
-std::optional<Recipe> find_recipe(std::string_view name) {
-  for (size_t i = 0; i < kNames.size(); ++i)
-    if (kNames[i] == name) return Recipe(i);
-  return std::nullopt;
-}
 
 uint32_t convert(Recipe r, uint32_t f) {
   uint32_t out;

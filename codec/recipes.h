@@ -9,20 +9,15 @@
 
 #include "codec/direct.h"
 #include "codec/float_traits.h"
+#include "registry/registry.h"
 
 namespace nc::codec {
 
-enum class Recipe : uint8_t {
-  F32_TO_BF16_RNE,
-  F32_TO_F16_RNE,
-  F32_TO_E4M3FN_RNE_SATFINITE,
-  F32_TO_E4M3FN_RNE_OVF_NAN,
-  F32_TO_E2M1_RNE_SATFINITE,
-};
-inline constexpr int kRecipeCount = 5;
-
-std::string_view recipe_name(Recipe r);
-std::optional<Recipe> find_recipe(std::string_view name);
+// The recipes' names and identities are the registry's (registry/registry.h).
+using nc::find_recipe;
+using nc::kRecipeCount;
+using nc::Recipe;
+inline std::string_view recipe_name(Recipe r) { return info(r).name; }
 
 constexpr uint32_t f32_to_bf16_rne(uint32_t f) { return encode_rne<Bf16Traits, Overflow::ToInf>(f); }
 constexpr uint32_t f32_to_f16_rne(uint32_t f) { return encode_rne<F16Traits, Overflow::ToInf>(f); }

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "codec/float_traits.h"
 #include "codec/fp8_row.h"
 #include "codec/grouped.h"
 #include "codec/nvfp4.h"
@@ -116,7 +117,7 @@ std::optional<Violation> validate_tensor(Format fmt, const TensorView& t) {
     // NVFP4 has none.
     const bool zero_scale_broken =
         s == 0 && ((fi.category == Category::GroupedInt && c != 0) ||
-                   (fi.category == Category::RowScaledFloat && (c & 0x7f) != 0));
+                   (fi.category == Category::RowScaledFloat && (c & ~E4M3FNTraits::kSignBit) != 0));
     if (zero_scale_broken)
       return Violation{Rule::ZeroScaleCodes, Plane::Codes, int64_t(i),
                        Error{name, where, Rule::ZeroScaleCodes, "nonzero code under a +0 scale"}};

@@ -5,15 +5,7 @@
 
 namespace nc::codec {
 
-bool is_float_word(WordType wt) {
-  switch (wt) {
-    case WordType::BF16: case WordType::FP32: case WordType::F16:
-    case WordType::E4M3FN: case WordType::E2M1:
-      return true;
-    default:
-      return false;
-  }
-}
+bool is_float_word(WordType wt) { return info(wt).is_float; }
 
 bool is_code_word(WordType wt) {
   return wt == WordType::Q4_CODE || wt == WordType::Q5_CODE || wt == WordType::Q6_CODE ||

@@ -10,7 +10,7 @@
 
 namespace nc::codec {
 
-bool is_float_word(WordType wt);  // BF16 FP32 F16 E4M3FN E2M1
+bool is_float_word(WordType wt);  // the registry's is_float
 bool is_code_word(WordType wt);   // the four grouped code words
 
 // Error (WordRange) when bits above the type's width are set.

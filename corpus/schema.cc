@@ -1,5 +1,6 @@
 #include "corpus/schema.h"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstring>
@@ -11,37 +12,11 @@
 namespace nc::corpus {
 namespace {
 
-using Op = RecordSchema::Op;
-
-struct OpInfo {
-  std::string_view name;
-  Op op;
-  std::string_view columns;  // the whole #columns line this op must have
-};
-
-// vectors/FORMAT.md "Operations": each op's columns, in order.
-constexpr std::array<OpInfo, 9> kOps{{
-    {"decode", Op::Decode, "id word expect accept value class tags comment"},
-    {"validate", Op::Validate, "id word expect accept tags comment"},
-    {"parse", Op::Parse, "id name expect accept tags comment"},
-    {"reconstruct", Op::Reconstruct, "id code scale divisor expect accept exact tags comment"},
-    {"convert", Op::Convert, "id src expect accept exact tags comment"},
-    {"encode", Op::Encode, "id src_type shape src expect accept trace norm tags comment"},
-    {"validate-tensor", Op::ValidateTensor, "id shape codes scales divisor expect accept tags comment"},
-    {"dequantize", Op::Dequantize, "id shape codes scales divisor expect accept tags comment"},
-    {"layout", Op::Layout, "id shape row block expect accept position tags comment"},
-}};
 
 // FORMAT.md "Operations": the storage layouts a layout suite may name, with the format they lay out.
 constexpr std::array<std::pair<std::string_view, std::string_view>, 1> kLayouts{{
     {"NVFP4", "blockscale-k16-m128x4-v1"},
 }};
-
-// FORMAT.md "Rules".
-constexpr std::array<std::string_view, 9> kRules{"shape",   "code-illegal",   "scale-negative", "scale-nonfinite",
-                                                 "zero-scale-codes", "divisor", "unknown-format", "nonfinite",
-                                                 "scale-overflow"};
-
 
 constexpr bool is_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }
 constexpr bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -131,11 +106,7 @@ bool exact_value(std::string_view s) {
   return m[i] == '/' && m[0] != '0' && decimal(q) && q != "0" && q != "1";
 }
 
-bool known_rule(std::string_view r) {
-  for (std::string_view k : kRules)
-    if (k == r) return true;
-  return false;
-}
+bool known_rule(std::string_view r) { return find_rule(r).has_value(); }
 
 // "!rule" (or "!rule@where" when `located`, where is `-`, c<n> or s<n>).
 bool rejection(std::string_view s, bool located) {
@@ -220,53 +191,28 @@ std::string count_mismatch(std::string_view column, std::string_view items, uint
   return m;
 }
 
-// Destination word of a conversion recipe (docs/recipes.md).
-std::optional<WordType> recipe_destination(std::string_view r) {
-  if (r == "F32_TO_BF16_RNE") return WordType::BF16;
-  if (r == "F32_TO_F16_RNE") return WordType::F16;
-  if (r == "F32_TO_E4M3FN_RNE_SATFINITE" || r == "F32_TO_E4M3FN_RNE_OVF_NAN") return WordType::E4M3FN;
-  if (r == "F32_TO_E2M1_RNE_SATFINITE") return WordType::E2M1;
-  return std::nullopt;
-}
-
 }  // namespace
 
-int word_hex_digits(WordType w) {
-  switch (w) {
-    case WordType::E2M1: return 1;
-    case WordType::E4M3FN:
-    case WordType::Q4_CODE:
-    case WordType::Q5_CODE:
-    case WordType::Q6_CODE:
-    case WordType::W8_CODE: return 2;
-    case WordType::BF16:
-    case WordType::F16: return 4;
-    case WordType::FP32:
-    case WordType::I32: return 8;
-  }
-  return 0;
-}
+int word_hex_digits(WordType w) { return int(info(w).hex_digits); }
 
 Result<RecordSchema> RecordSchema::compile(const SuiteHeader& h) {
   const std::string_view op_name = h.op_name();
   const std::string_view selector = h.op.size() > op_name.size() ? std::string_view(h.op).substr(op_name.size() + 1) : "";
-  const OpInfo* info = nullptr;
-  for (const OpInfo& o : kOps)
-    if (o.name == op_name) info = &o;
-  if (!info) return Error{"", 0, "", "unknown #op `" + h.op + "` (see vectors/FORMAT.md Operations)"};
+  const std::optional<Op> op = find_op(op_name);
+  if (!op) return Error{"", 0, "", "unknown #op `" + h.op + "` (see vectors/FORMAT.md Operations)"};
   std::string columns;
   for (const std::string& c : h.columns) columns += (columns.empty() ? "" : " ") + c;
-  if (columns != info->columns)
-    return Error{"", 0, "", "#columns `" + columns + "` are not those of #op " + std::string(op_name) + " (`" + std::string(info->columns) + "`)"};
+  if (const std::string want = op_columns_line(*op); columns != want)
+    return Error{"", 0, "", "#columns `" + columns + "` are not those of #op " + std::string(op_name) + " (`" + want + "`)"};
   RecordSchema s;
-  s.op_ = info->op;
+  s.op_ = *op;
   auto bad_selector = [&] { return Error{"", 0, "", "#op `" + h.op + "`: unknown selector (see vectors/FORMAT.md Operations)"}; };
-  switch (info->op) {
+  switch (*op) {
     case Op::Decode: {
       auto wt = find_word_type(selector);
       if (!wt) return bad_selector();
       s.word_digits_ = word_hex_digits(*wt);
-      s.float_result_ = *wt != WordType::I32 && nc::info(*wt).name.find(".code") == std::string_view::npos;
+      s.float_result_ = nc::info(*wt).is_float;
       break;
     }
     case Op::Validate: {
@@ -297,9 +243,9 @@ Result<RecordSchema> RecordSchema::compile(const SuiteHeader& h) {
       break;
     }
     case Op::Convert: {
-      auto dst = recipe_destination(selector);
-      if (!dst) return bad_selector();
-      s.word_digits_ = word_hex_digits(*dst);
+      auto recipe = find_recipe(selector);
+      if (!recipe) return bad_selector();
+      s.word_digits_ = word_hex_digits(nc::info(*recipe).destination);
       break;
     }
     case Op::Reconstruct:
@@ -313,7 +259,7 @@ Result<RecordSchema> RecordSchema::compile(const SuiteHeader& h) {
       s.scale_digits_ = word_hex_digits(*f.scale);
       s.has_divisor_ = f.divisor.has_value();
       s.group_ = f.group_size;
-      if (info->op == Op::Encode && f.category != Category::GroupedInt) return bad_selector();
+      if (*op == Op::Encode && f.category != Category::GroupedInt) return bad_selector();
       break;
     }
   }
@@ -332,8 +278,7 @@ std::string RecordSchema::check(const std::vector<std::string_view>& f) const {
       if (float_result_ ? !binary32_expect(f[2]) : !(signed_decimal(f[2]) || rejection(f[2], false)))
         return bad("expect", f[2], float_result_ ? "a binary32 word, nan* or !rule" : "a signed decimal or !rule");
       if (!exact_value(f[4]) && f[4] != "-") return bad("value", f[4], "an exact value");
-      if (f[5] != "zero" && f[5] != "subnormal" && f[5] != "normal" && f[5] != "inf" && f[5] != "nan" && f[5] != "int" &&
-          f[5] != "-")
+      if (f[5] != "-" && std::find(kValueClassTokens.begin(), kValueClassTokens.end(), f[5]) == kValueClassTokens.end())
         return bad("class", f[5], "one of zero subnormal normal inf nan int");
       return {};
     case Op::Validate:

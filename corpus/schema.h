@@ -17,8 +17,8 @@ namespace nc::corpus {
 
 struct SuiteHeader;
 
-// Hex digits of a word in the corpus (FORMAT.md): E2M1 1; E4M3FN and the grouped codes 2 (codes are
-// padded to a byte); BF16 and F16 4; FP32 and I32 8.
+// Hex digits of a word in the corpus (FORMAT.md): the registry's hex_digits (grouped codes are
+// padded to a byte).
 int word_hex_digits(WordType w);
 
 class RecordSchema {
@@ -29,7 +29,7 @@ class RecordSchema {
   // "" when every field is well-formed; otherwise what is wrong, naming the column and the value.
   std::string check(const std::vector<std::string_view>& fields) const;
 
-  enum class Op : uint8_t { Decode, Validate, Parse, Reconstruct, Convert, Encode, ValidateTensor, Dequantize, Layout };
+  using Op = nc::Op;  // the registry's ops
 
  private:
   Op op_ = Op::Decode;

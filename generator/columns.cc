@@ -1,5 +1,9 @@
 #include "generator/columns.h"
 
+#include <string_view>
+
+#include "registry/registry.h"
+
 namespace nc::gen {
 
 std::vector<std::string> OpColumns::all() const {
@@ -13,16 +17,20 @@ std::vector<std::string> OpColumns::all() const {
   return c;
 }
 
+namespace {
+std::vector<std::string> words(std::string_view s) {
+  std::vector<std::string> w;
+  while (!s.empty()) {
+    const size_t sp = s.find(' ');
+    w.emplace_back(s.substr(0, sp));
+    s.remove_prefix(sp == std::string_view::npos ? s.size() : sp + 1);
+  }
+  return w;
+}
+}  // namespace
+
 corpus::Result<OpColumns> op_columns(const std::string& op) {
-  std::string name = op.substr(0, op.find(' '));
-  if (name == "decode") return OpColumns{{"word"}, {"value", "class"}};
-  if (name == "validate") return OpColumns{{"word"}, {}};
-  if (name == "parse") return OpColumns{{"name"}, {}};
-  if (name == "reconstruct") return OpColumns{{"code", "scale", "divisor"}, {"exact"}};
-  if (name == "convert") return OpColumns{{"src"}, {"exact"}};
-  if (name == "encode") return OpColumns{{"src_type", "shape", "src"}, {"trace", "norm"}};
-  if (name == "validate-tensor" || name == "dequantize") return OpColumns{{"shape", "codes", "scales", "divisor"}, {}};
-  if (name == "layout") return OpColumns{{"shape", "row", "block"}, {"position"}};
+  if (auto o = find_op(std::string_view(op).substr(0, op.find(' ')))) return OpColumns{words(info(*o).inputs), words(info(*o).info)};
   return corpus::Error{"", 0, "", "unknown #op `" + op + "` (see vectors/FORMAT.md Operations)"};
 }
 

@@ -1,5 +1,5 @@
-// The columns of each `#op` (vectors/FORMAT.md "Operations" table): the inputs, which the case id
-// hashes, and the op-specific info columns.
+// The columns of each `#op` (vectors/FORMAT.md "Operations" table, kept in registry/registry.h):
+// the inputs, which the case id hashes, and the op-specific info columns.
 #pragma once
 
 #include <string>

@@ -2,13 +2,15 @@
 // integer operations only. No float arithmetic happens here, so neither FTZ nor fast-math can
 // change a decoded word; the build-flag-sensitive arithmetic lives in reconstruct.h.
 //
-// E2M1:   sign 3, exponent 2:1, mantissa 0: 0 0.5 1 1.5 2 3 4 6.
-// E4M3FN: sign 7, exponent 6:3 (bias 7), mantissa 2:0; no infinity; S.1111.111 is NaN.
-// F16:    IEEE binary16. BF16: the high half of a binary32.
+// The kernels describe no format themselves: one generic decode reads the registry's identity
+// facts of a float word type (width, exponent and fraction field widths, how NaN is spelled) and
+// takes the bias as 2^(exponent bits - 1) - 1, as every such type in spec 3 has it. Neither
+// codec/'s nor oracle/'s description is included. BF16 is the high half of a binary32.
 #pragma once
 #include <cstdint>
 
 #include "hd.h"
+#include "registry/registry.h"
 
 namespace nc::kernels {
 
@@ -23,26 +25,29 @@ NC_HD uint32_t f32_bits_from_int_pow2(uint32_t sign, uint32_t m, int e) {
   return (sign << 31) | (static_cast<uint32_t>(top + e + 127) << 23) | frac;
 }
 
-NC_HD uint32_t e2m1_to_f32_bits(uint32_t w) {
-  // Magnitudes in halves: 0 1 2 3 4 6 8 12, i.e. value = m * 2^-1, one nibble each of a constant
-  // (an indexed array would live in a GPU thread's local memory).
-  const uint32_t halves = (0xc8643210u >> (4 * (w & 7u))) & 0xfu;
-  return f32_bits_from_int_pow2((w >> 3) & 1u, halves, -1);
+// A float word type of at most 16 bits whose values are normal binary32 numbers or zero (E2M1,
+// E4M3FN, F16), from the registry's facts as template arguments (compile-time constants).
+template <uint32_t Bits, uint32_t ExpBits, uint32_t FracBits, nc::NanSpelling Nan>
+NC_HD uint32_t float_word_to_f32_bits(uint32_t w) {
+  constexpr uint32_t kExpOnes = (1u << ExpBits) - 1u, kFracMask = (1u << FracBits) - 1u;
+  constexpr int kBias = (1 << (ExpBits - 1)) - 1;
+  const uint32_t sign = (w >> (Bits - 1)) & 1u, e = (w >> FracBits) & kExpOnes, m = w & kFracMask;
+  if (Nan == nc::NanSpelling::AllOnes && e == kExpOnes && m == kFracMask) return (sign << 31) | kQuietNaN32;
+  if (Nan == nc::NanSpelling::Ieee && e == kExpOnes)
+    return (sign << 31) | 0x7f800000u | (m << (23 - FracBits));  // inf, NaN with its payload
+  if (e == 0) return f32_bits_from_int_pow2(sign, m, 1 - kBias - static_cast<int>(FracBits));  // zero, subnormals
+  return f32_bits_from_int_pow2(sign, (1u << FracBits) + m, static_cast<int>(e) - kBias - static_cast<int>(FracBits));
 }
 
-NC_HD uint32_t e4m3fn_to_f32_bits(uint32_t w) {
-  const uint32_t sign = (w >> 7) & 1u, e = (w >> 3) & 15u, m = w & 7u;
-  if (e == 15 && m == 7) return (sign << 31) | kQuietNaN32;
-  if (e == 0) return f32_bits_from_int_pow2(sign, m, -9);   // m * 2^-9, including zero
-  return f32_bits_from_int_pow2(sign, 8u + m, static_cast<int>(e) - 10);  // (8+m) * 2^(e-10)
+template <nc::WordType W>
+NC_HD uint32_t float_word_to_f32_bits(uint32_t w) {
+  return float_word_to_f32_bits<nc::info(W).bits, nc::info(W).exponent_bits, nc::info(W).fraction_bits,
+                                nc::info(W).nan>(w);
 }
 
-NC_HD uint32_t f16_to_f32_bits(uint32_t w) {
-  const uint32_t sign = (w >> 15) & 1u, e = (w >> 10) & 31u, m = w & 0x3ffu;
-  if (e == 31) return (sign << 31) | 0x7f800000u | (m << 13);  // inf, NaN with its payload
-  if (e == 0) return f32_bits_from_int_pow2(sign, m, -24);      // zero and subnormals
-  return f32_bits_from_int_pow2(sign, 1024u + m, static_cast<int>(e) - 25);
-}
+NC_HD uint32_t e2m1_to_f32_bits(uint32_t w) { return float_word_to_f32_bits<nc::WordType::E2M1>(w); }
+NC_HD uint32_t e4m3fn_to_f32_bits(uint32_t w) { return float_word_to_f32_bits<nc::WordType::E4M3FN>(w); }
+NC_HD uint32_t f16_to_f32_bits(uint32_t w) { return float_word_to_f32_bits<nc::WordType::F16>(w); }
 
 NC_HD uint32_t bf16_to_f32_bits(uint32_t w) { return (w & 0xffffu) << 16; }
 

@@ -65,19 +65,6 @@ int32_t signed_code(WordType code_type, uint32_t word) {
   return word < half ? static_cast<int32_t>(word) : static_cast<int32_t>(word) - static_cast<int32_t>(2 * half);
 }
 
-namespace {
-std::optional<FloatFormat> float_format_of(WordType t) {
-  switch (t) {
-    case WordType::BF16: return FloatFormat::BFloat16;
-    case WordType::FP32: return FloatFormat::Binary32;
-    case WordType::F16: return FloatFormat::Binary16;
-    case WordType::E4M3FN: return FloatFormat::E4M3FN;
-    case WordType::E2M1: return FloatFormat::E2M1;
-    default: return std::nullopt;
-  }
-}
-}  // namespace
-
 Decoded decode(Context& ctx, WordType type, uint32_t word) {
   Decoded d;
   decode(ctx, type, word, d);

@@ -2,7 +2,12 @@
 // (spec 3.1, 3.3, 6; IEEE 754 for binary32/binary16). Generic decode and rounding read these.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
+#include <optional>
+
+#include "registry/registry.h"
 
 namespace nc::oracle {
 
@@ -22,6 +27,30 @@ struct FloatFormatInfo {
   uint32_t max_finite_magnitude_bits;  // word of the largest finite positive value
 };
 
-const FloatFormatInfo& info(FloatFormat f);
+// Bit layouts from the spec: binary32 (3.1), binary16 (6, IEEE 754), bfloat16 (3.1: bias 127,
+// 7 fraction bits), E4M3FN (3.3: bias 7, no inf, only S.1111.111 NaN, max 448 = 0x7e),
+// E2M1 (3.3: sign bit 3, exponent bits 2:1, mantissa bit 0; values 0 .. 6, no inf, no NaN).
+// The oracle side's one description of each format: the MPFR oracle and oracle/fastref read it.
+inline constexpr std::array<FloatFormatInfo, kFloatFormatCount> kFloatFormats{{
+    {FloatFormat::Binary32, "binary32", 32, 8, 23, 127, 127, true, true, 0x7f7fffffu},
+    {FloatFormat::Binary16, "binary16", 16, 5, 10, 15, 15, true, true, 0x7bffu},
+    {FloatFormat::BFloat16, "bfloat16", 16, 8, 7, 127, 127, true, true, 0x7f7fu},
+    {FloatFormat::E4M3FN, "E4M3FN", 8, 4, 3, 7, 8, false, true, 0x7eu},
+    {FloatFormat::E2M1, "E2M1", 4, 2, 1, 1, 2, false, false, 0x7u},
+}};
+
+constexpr const FloatFormatInfo& info(FloatFormat f) { return kFloatFormats[static_cast<size_t>(f)]; }
+
+// The oracle's description of a registry float word type; nullopt for integer and code words.
+constexpr std::optional<FloatFormat> float_format_of(WordType t) {
+  switch (t) {
+    case WordType::BF16: return FloatFormat::BFloat16;
+    case WordType::FP32: return FloatFormat::Binary32;
+    case WordType::F16: return FloatFormat::Binary16;
+    case WordType::E4M3FN: return FloatFormat::E4M3FN;
+    case WordType::E2M1: return FloatFormat::E2M1;
+    default: return std::nullopt;
+  }
+}
 
 }  // namespace nc::oracle

@@ -10,30 +10,9 @@
 namespace nc::oracle {
 
 namespace {
-constexpr std::array<std::string_view, kRecipeCount> kNames{
-    "F32_TO_BF16_RNE", "F32_TO_F16_RNE", "F32_TO_E4M3FN_RNE_SATFINITE", "F32_TO_E4M3FN_RNE_OVF_NAN",
-    "F32_TO_E2M1_RNE_SATFINITE"};
-
-FloatFormat target_of(Recipe r) {
-  switch (r) {
-    case Recipe::F32_TO_BF16_RNE: return FloatFormat::BFloat16;
-    case Recipe::F32_TO_F16_RNE: return FloatFormat::Binary16;
-    case Recipe::F32_TO_E4M3FN_RNE_SATFINITE:
-    case Recipe::F32_TO_E4M3FN_RNE_OVF_NAN: return FloatFormat::E4M3FN;
-    case Recipe::F32_TO_E2M1_RNE_SATFINITE: return FloatFormat::E2M1;
-  }
-  return FloatFormat::Binary32;
-}
+// The registry's destination word type, in the oracle's description.
+FloatFormat target_of(Recipe r) { return *float_format_of(nc::info(r).destination); }
 }  // namespace
-
-std::string_view recipe_name(Recipe r) { return kNames[static_cast<size_t>(r)]; }
-
-std::optional<Recipe> find_recipe(std::string_view name) {
-  for (size_t i = 0; i < kNames.size(); ++i) {
-    if (kNames[i] == name) return static_cast<Recipe>(i);
-  }
-  return std::nullopt;
-}
 
 uint32_t convert(Context& ctx, Recipe r, uint32_t w) {
   const FloatFormat target = target_of(r);
@@ -42,16 +21,21 @@ uint32_t convert(Context& ctx, Recipe r, uint32_t w) {
   const ValueClass cls = x.cls;
   const bool negative = x.negative;
   const uint32_t sign = negative ? 1u << (fi.bits - 1) : 0;
-  const uint32_t e4m3_nan = sign | 0x7fu;
+  // The target's words from its description: the largest finite, and the NaN a non-IEEE format
+  // has (E4M3FN: S.1111.111, every bit but the sign set).
+  const uint32_t max_finite = sign | fi.max_finite_magnitude_bits;
+  const uint32_t all_ones_nan = sign | ((1u << (fi.bits - 1)) - 1);
   if (cls == ValueClass::NaN) {
     const uint32_t payload = w & 0x7fffffu;
+    const uint32_t exp_ones = ((1u << fi.exponent_bits) - 1) << fi.fraction_bits;
     switch (r) {
       // Truncate the payload to the target's fraction width, then set the quiet bit.
-      case Recipe::F32_TO_BF16_RNE: return sign | 0x7f80u | (payload >> 16) | 0x40u;
-      case Recipe::F32_TO_F16_RNE: return sign | 0x7c00u | (payload >> 13) | 0x200u;
+      case Recipe::F32_TO_BF16_RNE:
+      case Recipe::F32_TO_F16_RNE:
+        return sign | exp_ones | (payload >> (23 - fi.fraction_bits)) | (1u << (fi.fraction_bits - 1));
       case Recipe::F32_TO_E4M3FN_RNE_SATFINITE:
-      case Recipe::F32_TO_E4M3FN_RNE_OVF_NAN: return e4m3_nan;
-      case Recipe::F32_TO_E2M1_RNE_SATFINITE: return sign | 0x7u;
+      case Recipe::F32_TO_E4M3FN_RNE_OVF_NAN: return all_ones_nan;
+      case Recipe::F32_TO_E2M1_RNE_SATFINITE: return max_finite;  // no NaN: the signed largest finite
     }
   }
   Rounded rounded;
@@ -65,9 +49,9 @@ uint32_t convert(Context& ctx, Recipe r, uint32_t w) {
   switch (r) {
     case Recipe::F32_TO_BF16_RNE:
     case Recipe::F32_TO_F16_RNE: return rounded.word;  // already the signed infinity
-    case Recipe::F32_TO_E4M3FN_RNE_SATFINITE: return sign | 0x7eu;
-    case Recipe::F32_TO_E4M3FN_RNE_OVF_NAN: return e4m3_nan;
-    case Recipe::F32_TO_E2M1_RNE_SATFINITE: return sign | 0x7u;
+    case Recipe::F32_TO_E4M3FN_RNE_SATFINITE: return max_finite;
+    case Recipe::F32_TO_E4M3FN_RNE_OVF_NAN: return all_ones_nan;
+    case Recipe::F32_TO_E2M1_RNE_SATFINITE: return max_finite;
   }
   return rounded.word;
 }

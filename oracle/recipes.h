@@ -13,20 +13,15 @@
 #include <string_view>
 
 #include "oracle/context.h"
+#include "registry/registry.h"
 
 namespace nc::oracle {
 
-enum class Recipe : uint8_t {
-  F32_TO_BF16_RNE,
-  F32_TO_F16_RNE,
-  F32_TO_E4M3FN_RNE_SATFINITE,
-  F32_TO_E4M3FN_RNE_OVF_NAN,
-  F32_TO_E2M1_RNE_SATFINITE,
-};
-inline constexpr int kRecipeCount = 5;
-
-std::string_view recipe_name(Recipe r);
-std::optional<Recipe> find_recipe(std::string_view name);  // exact spelling only
+// The recipes' identities are the registry's; what each one computes is written here.
+using nc::find_recipe;
+using nc::kRecipeCount;
+using nc::Recipe;
+inline std::string_view recipe_name(Recipe r) { return nc::info(r).name; }
 
 // The destination word (BF16/F16: 16 bits, E4M3FN: 8 bits, E2M1: 4 bits).
 uint32_t convert(Context& ctx, Recipe r, uint32_t binary32_word);

@@ -25,6 +25,12 @@ std::string_view nonnegative_finite_rule(FloatFormat ff, uint32_t word) {
 }
 }  // namespace
 
+namespace {
+// A float code word's bits but the sign, from the oracle's description of its format. FP8 row
+// codes (E4M3FN: no infinity, one NaN) are NaN exactly when all of them are set.
+uint32_t magnitude_bits(WordType t) { return (1u << (info(*float_format_of(t)).bits - 1)) - 1; }
+}  // namespace
+
 std::string_view word_rule(Format f, Component c, uint32_t word) {
   const FormatInfo& fi = info(f);
   switch (c) {
@@ -32,7 +38,8 @@ std::string_view word_rule(Format f, Component c, uint32_t word) {
     case Component::Code:
       if (!fits(fi.code, word)) return "code-illegal";
       if (fi.code == WordType::W8_CODE && word == 0x80u) return "code-illegal";
-      if (fi.category == Category::RowScaledFloat && (word & 0x7fu) == 0x7fu) return "code-illegal";
+      if (fi.category == Category::RowScaledFloat && (word & magnitude_bits(fi.code)) == magnitude_bits(fi.code))
+        return "code-illegal";
       return "";
     case Component::Scale:
       if (!fi.scale) return "shape";
@@ -116,7 +123,8 @@ Violation validate_tensor(Format f, const Tensor& t) {
     const uint64_t s = (i / k) * scales_per_row + (i % k) / span;
     if (t.scales[s] != 0) continue;
     if (fi.category == Category::GroupedInt && w != 0) return violation("zero-scale-codes", 'c', i);
-    if (fi.category == Category::RowScaledFloat && (w & 0x7fu) != 0) return violation("zero-scale-codes", 'c', i);
+    if (fi.category == Category::RowScaledFloat && (w & magnitude_bits(fi.code)) != 0)
+      return violation("zero-scale-codes", 'c', i);
   }
   return {};
 }

@@ -2,19 +2,13 @@
 
 #include <string>
 
+#include "registry/registry.h"
+
 namespace nc::oracle {
 
-std::string_view class_name(ValueClass c) {
-  switch (c) {
-    case ValueClass::Zero: return "zero";
-    case ValueClass::Subnormal: return "subnormal";
-    case ValueClass::Normal: return "normal";
-    case ValueClass::Inf: return "inf";
-    case ValueClass::NaN: return "nan";
-    case ValueClass::Int: return "int";
-  }
-  return "?";
-}
+static_assert(int(ValueClass::Int) + 1 == kValueClassCount);
+
+std::string_view class_name(ValueClass c) { return kValueClassTokens[static_cast<size_t>(c)]; }
 
 Exact Exact::finite(mpq_class v, bool negative_zero) {
   Exact e;

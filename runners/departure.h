@@ -5,14 +5,46 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+
+#include "registry/registry.h"
 
 namespace nc::runners {
 
-// The NaN layout of a result type: total width and fraction bits (quiet bit = top fraction bit).
+// The judge's one reading of a float word type's NaNs, from the registry's identity facts (width,
+// field widths, NaN spelling) alone: never from codec/, the code under test, and without the
+// oracle's bit-level description. The replay's verdicts and the sweeps both use these.
 struct NanLayout {
   int width, fraction_bits;
+  bool quiet_bit;  // IEEE NaNs: the top fraction bit is the quiet bit, the rest the payload
 };
-inline constexpr NanLayout kBinary32Nan{32, 23}, kBF16Nan{16, 7}, kF16Nan{16, 10}, kE4M3FNNan{8, 3};
+constexpr NanLayout nan_layout(WordType w) {
+  const WordTypeInfo& i = info(w);
+  return {int(i.bits), int(i.fraction_bits), i.nan == NanSpelling::Ieee};
+}
+constexpr uint32_t magnitude_mask(WordType w) { return uint32_t((uint64_t(1) << (info(w).bits - 1)) - 1); }
+constexpr uint32_t exponent_ones(WordType w) {
+  return ((1u << info(w).exponent_bits) - 1) << info(w).fraction_bits;
+}
+// A NaN word of the type (its bits above the width are ignored).
+constexpr bool is_nan_word(WordType w, uint32_t x) {
+  switch (info(w).nan) {
+    case NanSpelling::Ieee: return (x & magnitude_mask(w)) > exponent_ones(w);
+    case NanSpelling::AllOnes: return (x & magnitude_mask(w)) == magnitude_mask(w);
+    case NanSpelling::None: break;
+  }
+  return false;
+}
+// The canonical quiet NaN: sign 0, exponent all ones, quiet bit only (the all-ones word where the
+// type has no quiet bit); none for a type without NaN.
+constexpr std::optional<uint32_t> canonical_nan_word(WordType w) {
+  switch (info(w).nan) {
+    case NanSpelling::Ieee: return exponent_ones(w) | (1u << (info(w).fraction_bits - 1));
+    case NanSpelling::AllOnes: return magnitude_mask(w);
+    case NanSpelling::None: break;
+  }
+  return std::nullopt;
+}
 
 // One bit per way of departing; a result may depart in several ways at once.
 enum Departure : unsigned {
@@ -28,7 +60,7 @@ inline constexpr const char* kDepartureNames[kDepartureCount] = {
     "NaN sign dropped",    "NaN sign set",        "signalling NaN kept signalling",
     "signalling NaN quieted", "NaN payload dropped", "NaN payload changed"};
 
-// expected and actual are both NaN words of the layout. Formats whose NaN has no quiet bit or
+// expected and actual are both NaN words of the layout. Types whose NaN has no quiet bit or
 // payload (E4M3FN: all fraction bits are set) can only depart by sign.
 inline unsigned nan_departure(uint32_t expected, uint32_t actual, NanLayout l) {
   const uint32_t sign = 1u << (l.width - 1), quiet = 1u << (l.fraction_bits - 1);
@@ -36,7 +68,7 @@ inline unsigned nan_departure(uint32_t expected, uint32_t actual, NanLayout l) {
   unsigned d = 0;
   if ((expected & sign) && !(actual & sign)) d |= kSignDropped;
   if (!(expected & sign) && (actual & sign)) d |= kSignSet;
-  if (l.width == 8 || (expected & (sign - 1)) == (actual & (sign - 1))) return d;
+  if (!l.quiet_bit || (expected & (sign - 1)) == (actual & (sign - 1))) return d;
   const bool eq = expected & quiet, aq = actual & quiet;
   if (eq && !aq) d |= kKeptSignalling;
   if (!eq && aq) d |= kQuieted;

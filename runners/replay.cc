@@ -288,7 +288,7 @@ bool replay_suite(Target& target, corpus::SuiteReader& reader, const ReplayOptio
             const std::string_view actual = resp.token(k);
             // Answer words are lowercase hex (runners/PIPE.md): "C0C00000" is a protocol error of
             // the target, not a wrong value 0 ulp away.
-            if (type != ResultType::Text && type != ResultType::Integer &&
+            if (type.kind == ResultType::Kind::Word &&
                 actual.find_first_of("ABCDEF") != std::string_view::npos) {
               Judgement j;
               j.verdict = Verdict::TargetError;

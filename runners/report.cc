@@ -42,7 +42,7 @@ ResultType type_of(const SuiteResult& s) {
 }  // namespace
 
 std::string decoded(ResultType type, const std::string& token) {
-  if (type == ResultType::Binary32 && is_binary32_token(token)) {
+  if (type == kBinary32Result && is_binary32_token(token)) {
     uint64_t w;
     parse_hex(token, &w);
     return binary32_value(uint32_t(w));

@@ -16,23 +16,17 @@ constexpr std::array<const char*, kVerdictCount> kVerdictNames{
     "pass", "pass-under-policy", "within-tolerance", "expected-rejection", "fail", "untested", "target-error"};
 
 bool word_of(ResultType type, std::string_view t, uint32_t* w) {
-  static constexpr int kDigits[] = {8, 4, 4, 2, 1};
-  if (int(type) > int(ResultType::E2M1)) return false;
+  if (type.kind != ResultType::Kind::Word) return false;
   uint64_t v;
-  if (t.size() != size_t(kDigits[int(type)]) || !parse_hex(t, &v)) return false;
+  if (t.size() != size_t(info(type.word).hex_digits) || !parse_hex(t, &v)) return false;
   *w = uint32_t(v);
   return true;
 }
 
-// The canonical quiet NaN of each float result type: sign 0, exponent all ones, quiet bit only.
+// The canonical quiet NaN of each float result type (runners/departure.h, from registry facts).
 std::optional<uint32_t> canonical_nan(ResultType type) {
-  switch (type) {
-    case ResultType::Binary32: return 0x7fc00000u;
-    case ResultType::BF16: return 0x7fc0u;
-    case ResultType::F16: return 0x7e00u;
-    case ResultType::E4M3FN: return 0x7fu;
-    default: return std::nullopt;
-  }
+  if (type.kind != ResultType::Kind::Word) return std::nullopt;
+  return canonical_nan_word(type.word);
 }
 
 struct Policy {
@@ -47,20 +41,19 @@ struct Policy {
 // required one) comes before nan-any (any NaN).
 bool sign_of(ResultType type, std::string_view token) {
   uint32_t w;
-  static constexpr int kWidth[] = {32, 16, 16, 8, 4};
-  return word_of(type, token, &w) && (w >> (kWidth[int(type)] - 1)) & 1;
+  return word_of(type, token, &w) && (w >> (info(type.word).bits - 1)) & 1;
 }
 
 constexpr std::array<Policy, 3> kPolicies{{
-    {"nan-payload",
+    {kPolicyNanPayload,
      [](ResultType t, std::string_view expect, std::string_view actual) {
        return token_is_nan(t, expect) && token_is_nan(t, actual) && sign_of(t, expect) == sign_of(t, actual);
      }},
-    {"nan-any",
+    {kPolicyNanAny,
      [](ResultType t, std::string_view expect, std::string_view actual) {
        return (expect == "nan*" || token_is_nan(t, expect)) && token_is_nan(t, actual);
      }},
-    {"nan-canonical",
+    {kPolicyNanCanonical,
      [](ResultType t, std::string_view expect, std::string_view actual) {
        uint32_t w;
        auto c = canonical_nan(t);
@@ -90,7 +83,7 @@ Judgement single(Capability cap, ResultType type, std::string_view expect, std::
                  std::string_view actual, const JudgeOptions& o) {
   Judgement j;
   uint32_t we = 0, wa = 0;
-  const bool both_words = type == ResultType::Binary32 && word_of(type, expect, &we) && word_of(type, actual, &wa);
+  const bool both_words = type == kBinary32Result && word_of(type, expect, &we) && word_of(type, actual, &wa);
   if (both_words && !binary32_is_nan(we) && !binary32_is_nan(wa)) j.ulp = binary32_ulp_distance(we, wa);
   if (!expect.empty() && expect[0] == '!') {
     if (is_rejection_answer(cap, expect, actual)) return j.verdict = Verdict::ExpectedRejection, j;
@@ -104,11 +97,11 @@ Judgement single(Capability cap, ResultType type, std::string_view expect, std::
       if (policy_allows(p, type, expect, actual)) {
         j.verdict = Verdict::PassUnderPolicy;
         // The finer latitude where it holds: nan-any granted, the sign kept, is nan-payload.
-        j.policy = p == "nan-any" && policy_allows("nan-payload", type, expect, actual) ? "nan-payload" : p;
+        j.policy = p == kPolicyNanAny && policy_allows(kPolicyNanPayload, type, expect, actual) ? kPolicyNanPayload : p;
         j.departure = token_nan_departure(type, expect, actual);
         return j;
       }
-  const bool tolerance_applies = type == ResultType::Binary32 &&
+  const bool tolerance_applies = type == kBinary32Result &&
                                  (cap == Capability::Decode || cap == Capability::Reconstruct ||
                                   cap == Capability::Dequantize);
   if (o.tolerance_ulp && tolerance_applies && j.ulp && *j.ulp <= *o.tolerance_ulp)
@@ -128,32 +121,22 @@ bool verdict_is_conformant(Verdict v) {
 
 ResultType result_type(Capability cap, std::string_view selector) {
   switch (cap) {
-    case Capability::Decode:
-      for (std::string_view f : {"BF16", "FP32", "F16", "E4M3FN", "E2M1"})
-        if (selector == f) return ResultType::Binary32;
-      return ResultType::Integer;
+    case Capability::Decode: {
+      const auto w = find_word_type(selector);
+      return w && info(*w).is_float ? kBinary32Result : kIntegerResult;
+    }
     case Capability::Reconstruct:
-    case Capability::Dequantize: return ResultType::Binary32;
+    case Capability::Dequantize: return kBinary32Result;
     case Capability::Convert:
-      if (selector == "F32_TO_BF16_RNE") return ResultType::BF16;
-      if (selector == "F32_TO_F16_RNE") return ResultType::F16;
-      if (selector.rfind("F32_TO_E4M3FN", 0) == 0) return ResultType::E4M3FN;
-      if (selector.rfind("F32_TO_E2M1", 0) == 0) return ResultType::E2M1;
-      return ResultType::Text;
-    default: return ResultType::Text;
+      if (const auto r = find_recipe(selector)) return word_result(info(*r).destination);
+      return kTextResult;
+    default: return kTextResult;
   }
 }
 
 bool token_is_nan(ResultType type, std::string_view token) {
   uint32_t w;
-  if (!word_of(type, token, &w)) return false;
-  switch (type) {
-    case ResultType::Binary32: return binary32_is_nan(w);
-    case ResultType::BF16: return (w & 0x7f80u) == 0x7f80u && (w & 0x7fu);
-    case ResultType::F16: return (w & 0x7c00u) == 0x7c00u && (w & 0x3ffu);
-    case ResultType::E4M3FN: return (w & 0x7fu) == 0x7fu;
-    default: return false;  // E2M1 has no NaN
-  }
+  return word_of(type, token, &w) && is_nan_word(type.word, w);
 }
 
 bool policy_known(std::string_view name) {
@@ -173,8 +156,7 @@ unsigned token_nan_departure(ResultType type, std::string_view expect, std::stri
   if (!token_is_nan(type, expect) || !token_is_nan(type, actual) || !word_of(type, expect, &e) ||
       !word_of(type, actual, &a))
     return 0;
-  static constexpr NanLayout kLayout[] = {kBinary32Nan, kBF16Nan, kF16Nan, kE4M3FNNan};
-  return nan_departure(e, a, kLayout[int(type)]);
+  return nan_departure(e, a, nan_layout(type.word));
 }
 
 std::string departure_profile(const std::vector<std::pair<std::string, uint64_t>>& counts) {

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "registry/registry.h"
 #include "runners/target.h"
 
 namespace nc::runners {
@@ -27,8 +28,18 @@ inline constexpr int kVerdictCount = 7;
 const char* verdict_name(Verdict v);  // "pass", "pass-under-policy", ...
 bool verdict_is_conformant(Verdict v);  // Pass, PassUnderPolicy, WithinTolerance, ExpectedRejection
 
-// What a result token is, so "any NaN" and ULP distance mean the right thing.
-enum class ResultType { Binary32, BF16, F16, E4M3FN, E2M1, Integer, Text };
+// What a result token is, so "any NaN" and ULP distance mean the right thing: a word of one of the
+// registry's float word types (binary32 is FP32), a signed integer, or text.
+struct ResultType {
+  enum class Kind : uint8_t { Word, Integer, Text };
+  Kind kind = Kind::Text;
+  WordType word = WordType::FP32;  // Kind::Word only
+  friend constexpr bool operator==(const ResultType&, const ResultType&) = default;
+};
+constexpr ResultType word_result(WordType w) { return {ResultType::Kind::Word, w}; }
+inline constexpr ResultType kBinary32Result = word_result(WordType::FP32);
+inline constexpr ResultType kIntegerResult{ResultType::Kind::Integer, WordType::FP32};
+inline constexpr ResultType kTextResult{ResultType::Kind::Text, WordType::FP32};
 ResultType result_type(Capability cap, std::string_view selector);
 
 struct Judgement {

@@ -11,22 +11,12 @@ namespace {
 // give the spellings.
 static_assert(int(NC_WT_W8_CODE) + 1 == kWordTypeCount);
 static_assert(int(NC_FORMAT_FP8_E4M3FN_ROW_BF16S) + 1 == kFormatCount);
+// Recipes too, and the rules after NC_RULE_NONE in the registry's rule order.
+static_assert(int(NC_RECIPE_F32_TO_E2M1_RNE_SATFINITE) + 1 == kRecipeCount);
+static_assert(int(NC_RULE_SHAPE) == int(RuleId::Shape) + 1 && int(NC_RULE_DIVISOR) == int(RuleId::Divisor) + 1);
 
 constexpr std::array<std::pair<std::string_view, nc_component>, 4> kComponents{{
     {"word", NC_COMP_WORD}, {"code", NC_COMP_CODE}, {"scale", NC_COMP_SCALE}, {"divisor", NC_COMP_DIVISOR}}};
-
-struct RecipeInfo {
-  std::string_view name;
-  nc_recipe id;
-  int result_digits;
-};
-constexpr std::array<RecipeInfo, 5> kRecipes{{
-    {"F32_TO_BF16_RNE", NC_RECIPE_F32_TO_BF16_RNE, 4},
-    {"F32_TO_F16_RNE", NC_RECIPE_F32_TO_F16_RNE, 4},
-    {"F32_TO_E4M3FN_RNE_SATFINITE", NC_RECIPE_F32_TO_E4M3FN_RNE_SATFINITE, 2},
-    {"F32_TO_E4M3FN_RNE_OVF_NAN", NC_RECIPE_F32_TO_E4M3FN_RNE_OVF_NAN, 2},
-    {"F32_TO_E2M1_RNE_SATFINITE", NC_RECIPE_F32_TO_E2M1_RNE_SATFINITE, 1},
-}};
 
 struct SourceInfo {
   std::string_view name;
@@ -36,19 +26,15 @@ struct SourceInfo {
 constexpr std::array<SourceInfo, 4> kSources{{
     {"FP32", NC_SRC_FP32, 8}, {"BF16", NC_SRC_BF16, 4}, {"F16", NC_SRC_F16, 4}, {"F64", NC_SRC_F64, 16}}};
 
-struct RuleInfo {
-  nc_rule id;
-  std::string_view name;
-  char plane;
-};
-constexpr std::array<RuleInfo, 7> kRules{{
-    {NC_RULE_NONE, "none", 0},
-    {NC_RULE_SHAPE, "shape", 0},
-    {NC_RULE_CODE_ILLEGAL, "code-illegal", 'c'},
-    {NC_RULE_SCALE_NEGATIVE, "scale-negative", 's'},
-    {NC_RULE_SCALE_NONFINITE, "scale-nonfinite", 's'},
-    {NC_RULE_ZERO_SCALE_CODES, "zero-scale-codes", 'c'},
-    {NC_RULE_DIVISOR, "divisor", 0},
+// Which plane each ABI rule's `where` points into; the names are the registry's.
+constexpr std::array<std::pair<nc_rule, char>, 7> kRulePlanes{{
+    {NC_RULE_NONE, 0},
+    {NC_RULE_SHAPE, 0},
+    {NC_RULE_CODE_ILLEGAL, 'c'},
+    {NC_RULE_SCALE_NEGATIVE, 's'},
+    {NC_RULE_SCALE_NONFINITE, 's'},
+    {NC_RULE_ZERO_SCALE_CODES, 'c'},
+    {NC_RULE_DIVISOR, 0},
 }};
 }  // namespace
 
@@ -66,8 +52,7 @@ std::optional<nc_component> component_token(std::string_view s) {
   return std::nullopt;
 }
 std::optional<nc_recipe> recipe_token(std::string_view s) {
-  for (auto& r : kRecipes)
-    if (r.name == s) return r.id;
+  if (auto r = find_recipe(s)) return nc_recipe(int(*r));
   return std::nullopt;
 }
 std::optional<nc_layout> layout_token(std::string_view s) {
@@ -82,30 +67,25 @@ std::optional<nc_source_type> source_type_token(std::string_view s) {
 std::string_view format_name(nc_format f) { return info(Format(int(f))).name; }
 std::string_view word_type_name(nc_word_type wt) { return info(WordType(int(wt))).name; }
 std::string_view recipe_name(nc_recipe r) {
-  for (auto& x : kRecipes)
-    if (x.id == r) return x.name;
+  if (int(r) >= 0 && int(r) < kRecipeCount) return info(Recipe(int(r))).name;
   return "unknown-recipe";
 }
 std::string_view rule_name(nc_rule r) {
-  for (auto& x : kRules)
-    if (x.id == r) return x.name;
+  if (r == NC_RULE_NONE) return "none";
+  if (int(r) >= int(NC_RULE_SHAPE) && int(r) <= int(NC_RULE_DIVISOR)) return nc::rule_name(RuleId(int(r) - 1));
   return "unknown-rule";
 }
 char rule_plane(nc_rule r) {
-  for (auto& x : kRules)
-    if (x.id == r) return x.plane;
+  for (auto& [id, plane] : kRulePlanes)
+    if (id == r) return plane;
   return 0;
 }
 bool word_type_is_float(nc_word_type wt) {
-  switch (wt) {
-    case NC_WT_BF16: case NC_WT_FP32: case NC_WT_F16: case NC_WT_E4M3FN: case NC_WT_E2M1: return true;
-    default: return false;
-  }
+  return int(wt) >= 0 && int(wt) < kWordTypeCount && info(WordType(int(wt))).is_float;
 }
 int word_type_hex_digits(nc_word_type wt) { return int((info(WordType(int(wt))).bits + 3) / 4); }
 int recipe_result_hex_digits(nc_recipe r) {
-  for (auto& x : kRecipes)
-    if (x.id == r) return x.result_digits;
+  if (int(r) >= 0 && int(r) < kRecipeCount) return int(info(info(Recipe(int(r))).destination).hex_digits);
   return 8;
 }
 int source_type_hex_digits(nc_source_type t) {

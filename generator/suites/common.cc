@@ -20,17 +20,6 @@ std::string join(const std::vector<std::string>& v, char sep) {
   return out;
 }
 
-std::optional<oracle::FloatFormat> float_format_of(WordType t) {
-  switch (t) {
-    case WordType::BF16: return oracle::FloatFormat::BFloat16;
-    case WordType::FP32: return oracle::FloatFormat::Binary32;
-    case WordType::F16: return oracle::FloatFormat::Binary16;
-    case WordType::E4M3FN: return oracle::FloatFormat::E4M3FN;
-    case WordType::E2M1: return oracle::FloatFormat::E2M1;
-    default: return std::nullopt;
-  }
-}
-
 std::string rejection(std::string_view rule) {
   std::string out = "!";  // append(): GCC 12 -Wrestrict misfires on "!" + s at -O3
   out.append(rule);

@@ -24,7 +24,7 @@ std::string join(const std::vector<std::string>& v, char sep);
 // "!<rule>", the expect text of a required rejection.
 std::string rejection(std::string_view rule);
 
-std::optional<oracle::FloatFormat> float_format_of(WordType t);  // nullopt for integer types
+using oracle::float_format_of;  // nullopt for integer types (oracle/float_format.h)
 
 // NVFP4 divisors d_w that reconstruct.NVFP4 crosses with every code and valid block scale, and
 // dequantize.NVFP4 lays out as whole tensors: 1, powers of two at both ends of the range and

@@ -12,28 +12,15 @@ namespace nc::gen {
 namespace {
 
 struct RecipeCard {
-  oracle::Recipe recipe;
   oracle::FloatFormat dest;
   int digits;
   bool all_ties;  // every adjacent pair, else a per-binade selection
 };
 
-template <oracle::Recipe R>
-RecipeCard card() {
-  switch (R) {
-    case oracle::Recipe::F32_TO_BF16_RNE: return {R, oracle::FloatFormat::BFloat16, 4, false};
-    case oracle::Recipe::F32_TO_F16_RNE: return {R, oracle::FloatFormat::Binary16, 4, false};
-    case oracle::Recipe::F32_TO_E4M3FN_RNE_SATFINITE:
-    case oracle::Recipe::F32_TO_E4M3FN_RNE_OVF_NAN: return {R, oracle::FloatFormat::E4M3FN, 2, true};
-    case oracle::Recipe::F32_TO_E2M1_RNE_SATFINITE: return {R, oracle::FloatFormat::E2M1, 1, true};
-  }
-  return {R, oracle::FloatFormat::BFloat16, 4, false};
-}
-
-// Recipes whose destination NaNs carry a payload and a quiet bit (BF16, F16): there, a different
-// NaN is an accepted alternative (policy nan-any). E4M3FN and E2M1 results are fully defined.
-constexpr bool nan_policy(oracle::Recipe r) {
-  return r == oracle::Recipe::F32_TO_BF16_RNE || r == oracle::Recipe::F32_TO_F16_RNE;
+// The destination word type is the registry's; its bits are the oracle's.
+RecipeCard card(oracle::Recipe r) {
+  const WordTypeInfo& dest = info(info(r).destination);
+  return {*float_format_of(dest.id), int(dest.hex_digits), dest.bits <= 8};
 }
 
 template <oracle::Recipe R>
@@ -54,28 +41,29 @@ SuiteInfo recipe_info() {
       {"nan-signaling", "a signaling NaN with a payload: catches a NaN that is not quieted, or a payload that truncates to infinity."},
       {"negative", "a negative source: catches sign errors in rounding (round toward zero instead of nearest)."},
   };
-  if (nan_policy(R))
-    s.policies = {{"nan-any", "any NaN of the destination type for a NaN source, instead of the recipe's "
+  // The NaN latitude (registry/registry.h): where the destination's NaN has a payload and a quiet bit.
+  if (const std::string_view latitude = info(R).nan_latitude; !latitude.empty())
+    s.policies = {{std::string(latitude), "any NaN of the destination type for a NaN source, instead of the recipe's "
                               "sign- and payload-keeping quiet NaN (a canonical-NaN convention)."}};
   return s;
 }
 
 template <oracle::Recipe R>
 void recipe_build(SuiteBuilder& b) {
-  const RecipeCard rc = card<R>();
+  const RecipeCard rc = card(R);
   const auto& fi = oracle::info(rc.dest);
   oracle::Context ctx;
   // A NaN source has one defined result per recipe (docs/recipes.md). For BF16/F16, another NaN
   // is the documented alternative policy nan-any (canonical NaN, dropped payload or sign), so such
   // a target is reported conformant under that policy, not wrong. E4M3FN has exactly two NaN words
   // and no payload: the recipe's only choice is the sign, which it keeps, so no policy.
-  const bool nan_alternatives = nan_policy(R);
+  const std::string_view latitude = info(R).nan_latitude;
   auto add = [&](uint32_t src, std::vector<std::string> tags) {
     uint32_t dst = oracle::convert(ctx, R, src);
     if (src >> 31) tags.push_back("negative");
     oracle::Exact e = oracle::exact_value(oracle::FloatFormat::Binary32, src);
     std::vector<std::string> accept;
-    if (nan_alternatives && (src & 0x7fffffffu) > 0x7f800000u) accept = {"nan-any"};
+    if (!latitude.empty() && (src & 0x7fffffffu) > 0x7f800000u) accept = {std::string(latitude)};
     b.add(Case{{hex_word(src, 8)}, hex_word(dst, rc.digits), accept, {oracle::format_exact(e)}, tags, "binary32 source"});
   };
   const uint32_t max = fi.max_finite_magnitude_bits;

@@ -5,12 +5,16 @@
 
 #include <cstdint>
 
+#include "oracle/float_format.h"
+
 namespace nc::fastref {
 
-// What the destination does with values beyond its largest finite magnitude.
+// What a recipe does with values beyond the destination's largest finite magnitude. A property of
+// the recipe, not of the format: the two E4M3FN recipes share one format.
 enum class Overflow : uint8_t { ToInfinity, Saturate, ToNaN };
 
-// A destination format, described once (cf. ml_dtypes float8 traits).
+// A destination format in the form the rounding wants, derived from the oracle's one description
+// of it (oracle/float_format.h): nothing about a format is written here a second time.
 struct MinifloatSpec {
   int exp_bits;          // width of the exponent field
   int man_bits;          // width of the trailing significand field
@@ -18,14 +22,25 @@ struct MinifloatSpec {
   uint32_t max_finite;   // bit pattern (magnitude) of the largest finite value
   uint32_t inf_bits;     // magnitude of infinity; 0 when the format has none
   uint32_t nan_bits;     // magnitude of the quiet NaN it produces; 0 when the format has none
-  Overflow overflow;
+  uint32_t sign_bit;     // the word's sign bit
 };
+
+constexpr MinifloatSpec spec_of(oracle::FloatFormat f) {
+  const oracle::FloatFormatInfo& i = oracle::info(f);
+  const uint32_t exp_ones = ((1u << i.exponent_bits) - 1) << i.fraction_bits;
+  const uint32_t nan = !i.has_nan ? 0u
+                       : i.has_inf ? exp_ones | (1u << (i.fraction_bits - 1))  // IEEE quiet NaN
+                                   : exp_ones | ((1u << i.fraction_bits) - 1);  // the one all-ones word
+  return {i.exponent_bits, i.fraction_bits, 1 - i.bias, i.max_finite_magnitude_bits,
+          i.has_inf ? exp_ones : 0u, nan, 1u << (i.bits - 1)};
+}
 
 // Round the exact value (-1)^negative * m * 2^q (m < 2^63) to the destination, ties to even,
 // with gradual underflow. sticky says that bits below m were nonzero (a truncated quotient).
 // Returns the destination word (sign in the bit just above exp+man). Inline: the sweeps call it
 // billions of times.
-inline uint32_t round_exact(bool negative, uint64_t m, int q, bool sticky, const MinifloatSpec& dst);
+inline uint32_t round_exact(bool negative, uint64_t m, int q, bool sticky, const MinifloatSpec& dst,
+                            Overflow overflow = Overflow::ToInfinity);
 
 // Binary32 word -> (m, q): the exact value of a finite binary32 word as an integer times 2^q.
 struct Exact {
@@ -40,19 +55,21 @@ inline Exact binary32_exact(uint32_t w) {
   return {neg, uint64_t(f | 0x800000u), int(e) - 150};
 }
 
-// Destination specs used by the recipes (docs/recipes.md).
-inline constexpr MinifloatSpec kBinary32{8, 23, -126, 0x7f7fffffu, 0x7f800000u, 0x7fc00000u, Overflow::ToInfinity};
-inline constexpr MinifloatSpec kBfloat16{8, 7, -126, 0x7f7fu, 0x7f80u, 0x7fc0u, Overflow::ToInfinity};
-inline constexpr MinifloatSpec kBinary16{5, 10, -14, 0x7bffu, 0x7c00u, 0x7e00u, Overflow::ToInfinity};
-inline constexpr MinifloatSpec kE4M3FNSat{4, 3, -6, 0x7eu, 0, 0x7fu, Overflow::Saturate};
-inline constexpr MinifloatSpec kE4M3FNOvfNaN{4, 3, -6, 0x7eu, 0, 0x7fu, Overflow::ToNaN};
-inline constexpr MinifloatSpec kE2M1Sat{2, 1, 0, 0x7u, 0, 0, Overflow::Saturate};
+// The destinations of the recipes (docs/recipes.md) and of the reconstructions.
+inline constexpr MinifloatSpec kBinary32 = spec_of(oracle::FloatFormat::Binary32);
+inline constexpr MinifloatSpec kBfloat16 = spec_of(oracle::FloatFormat::BFloat16);
+inline constexpr MinifloatSpec kBinary16 = spec_of(oracle::FloatFormat::Binary16);
+inline constexpr MinifloatSpec kE4M3FN = spec_of(oracle::FloatFormat::E4M3FN);
+inline constexpr MinifloatSpec kE2M1 = spec_of(oracle::FloatFormat::E2M1);
+// A registry float word type's spec (precondition: a float word type).
+constexpr MinifloatSpec spec_of(WordType w) { return spec_of(*oracle::float_format_of(w)); }
 
 namespace detail {
 inline int bit_length(uint64_t m) { return m ? 64 - __builtin_clzll(m) : 0; }
 }  // namespace detail
 
-inline uint32_t round_exact(bool negative, uint64_t m, int q, bool sticky, const MinifloatSpec& dst) {
+inline uint32_t round_exact(bool negative, uint64_t m, int q, bool sticky, const MinifloatSpec& dst,
+                            Overflow overflow) {
   const uint32_t sign = negative ? 1u << (dst.exp_bits + dst.man_bits) : 0u;
   if (m == 0 && !sticky) return sign;
   // Quantum of the destination at this magnitude: 2^(max(floor(log2 v), emin) - man_bits).
@@ -94,7 +111,7 @@ inline uint32_t round_exact(bool negative, uint64_t m, int q, bool sticky, const
   }
   // E4M3FN's top binade holds finite values, so "beyond the largest finite" is a magnitude test.
   if (too_big || magnitude > dst.max_finite) {
-    switch (dst.overflow) {
+    switch (overflow) {
       case Overflow::ToInfinity: magnitude = dst.inf_bits; break;
       case Overflow::Saturate: magnitude = dst.max_finite; break;
       case Overflow::ToNaN: magnitude = dst.nan_bits; break;

@@ -10,33 +10,47 @@ namespace {
 bool is_nan32(uint32_t w) { return (w & 0x7fffffffu) > 0x7f800000u; }
 bool is_inf32(uint32_t w) { return (w & 0x7fffffffu) == 0x7f800000u; }
 
-uint32_t round_binary32_word(uint32_t w, const MinifloatSpec& dst) {
+uint32_t round_binary32_word(uint32_t w, const MinifloatSpec& dst, Overflow overflow) {
   Exact e = binary32_exact(w);
-  return round_exact(e.negative, e.m, e.q, false, dst);
+  return round_exact(e.negative, e.m, e.q, false, dst, overflow);
+}
+
+// The exact binary32 word of a word of a narrower format (every value of BF16 ... E2M1 is one):
+// NaN keeps its sign and its payload's top bits (a format without payload gives the quiet NaN).
+uint32_t to_binary32(uint32_t w, const MinifloatSpec& s) {
+  const uint32_t sign_mask = s.sign_bit, mag = w & (sign_mask - 1);
+  const bool neg = (w & sign_mask) != 0;
+  const uint32_t e = mag >> s.man_bits, f = mag & ((1u << s.man_bits) - 1);
+  if (s.inf_bits && mag >= s.inf_bits) return (neg ? 0x80000000u : 0u) | 0x7f800000u | (f << (23 - s.man_bits));
+  if (s.nan_bits && mag == s.nan_bits) return (neg ? 0x80000000u : 0u) | 0x7fc00000u;
+  if (e == 0) return round_exact(neg, f, s.emin - s.man_bits, false, kBinary32);
+  return round_exact(neg, (uint64_t(1) << s.man_bits) + f, int(e) - 1 + s.emin - s.man_bits, false, kBinary32);
 }
 
 template <Recipe R>
 inline uint32_t convert_one(uint32_t w) {
   const bool neg = (w >> 31) != 0;
   switch (R) {
+    // NaN: the destination's quiet NaN with the sign and the payload's top bits (BF16, F16), the
+    // signed NaN word (E4M3FN), the signed largest finite (E2M1, which has no NaN).
     case Recipe::F32_TO_BF16_RNE:
-      if (is_nan32(w)) return (w >> 16) | 0x0040u;  // keep sign and top payload, set quiet
+      if (is_nan32(w)) return (w >> 16) | kBfloat16.nan_bits;  // keep sign and top payload, set quiet
       if (is_inf32(w)) return (w >> 16);
-      return round_binary32_word(w, kBfloat16);
+      return round_binary32_word(w, kBfloat16, Overflow::ToInfinity);
     case Recipe::F32_TO_F16_RNE:
-      if (is_nan32(w)) return (neg ? 0x8000u : 0u) | 0x7e00u | ((w >> 13) & 0x3ffu);
-      if (is_inf32(w)) return (neg ? 0x8000u : 0u) | 0x7c00u;
-      return round_binary32_word(w, kBinary16);
+      if (is_nan32(w)) return (neg ? kBinary16.sign_bit : 0u) | kBinary16.nan_bits | ((w >> 13) & 0x3ffu);
+      if (is_inf32(w)) return (neg ? kBinary16.sign_bit : 0u) | kBinary16.inf_bits;
+      return round_binary32_word(w, kBinary16, Overflow::ToInfinity);
     case Recipe::F32_TO_E4M3FN_RNE_SATFINITE:
-      if (is_nan32(w)) return (neg ? 0x80u : 0u) | 0x7fu;
-      if (is_inf32(w)) return (neg ? 0x80u : 0u) | 0x7eu;
-      return round_binary32_word(w, kE4M3FNSat);
+      if (is_nan32(w)) return (neg ? kE4M3FN.sign_bit : 0u) | kE4M3FN.nan_bits;
+      if (is_inf32(w)) return (neg ? kE4M3FN.sign_bit : 0u) | kE4M3FN.max_finite;
+      return round_binary32_word(w, kE4M3FN, Overflow::Saturate);
     case Recipe::F32_TO_E4M3FN_RNE_OVF_NAN:
-      if (is_nan32(w) || is_inf32(w)) return (neg ? 0x80u : 0u) | 0x7fu;
-      return round_binary32_word(w, kE4M3FNOvfNaN);
+      if (is_nan32(w) || is_inf32(w)) return (neg ? kE4M3FN.sign_bit : 0u) | kE4M3FN.nan_bits;
+      return round_binary32_word(w, kE4M3FN, Overflow::ToNaN);
     case Recipe::F32_TO_E2M1_RNE_SATFINITE:
-      if (is_nan32(w) || is_inf32(w)) return (neg ? 0x8u : 0u) | 0x7u;
-      return round_binary32_word(w, kE2M1Sat);
+      if (is_nan32(w) || is_inf32(w)) return (neg ? kE2M1.sign_bit : 0u) | kE2M1.max_finite;
+      return round_binary32_word(w, kE2M1, Overflow::Saturate);
   }
   return 0;
 }
@@ -115,26 +129,19 @@ void convert_range(Recipe r, uint32_t first, size_t n, uint32_t* out) {
   with_recipe(r, [&]<Recipe R>() { convert_range_of<R>(first, n, out); });
 }
 
-uint32_t f16_to_binary32(uint32_t w) {
-  uint32_t sign = (w & 0x8000u) << 16, e = (w >> 10) & 0x1fu, f = w & 0x3ffu;
-  if (e == 0x1f) return sign | 0x7f800000u | (f << 13);
-  if (e == 0) return round_exact(sign != 0, f, -24, false, kBinary32);
-  return sign | ((e + 112) << 23) | (f << 13);
-}
+uint32_t f16_to_binary32(uint32_t w) { return to_binary32(w & 0xffffu, kBinary16); }
+uint32_t bf16_to_binary32(uint32_t w) { return (w & 0xffffu) << 16; }  // BF16 is binary32's high half
+uint32_t e4m3fn_to_binary32(uint32_t w) { return to_binary32(w & 0xffu, kE4M3FN); }
+uint32_t e2m1_to_binary32(uint32_t w) { return to_binary32(w & 0xfu, kE2M1); }
 
-uint32_t bf16_to_binary32(uint32_t w) { return (w & 0xffffu) << 16; }
-
-uint32_t e4m3fn_to_binary32(uint32_t w) {
-  uint32_t sign = (w & 0x80u) << 24, e = (w >> 3) & 0xfu, m = w & 7u;
-  if (e == 15 && m == 7) return sign | 0x7fc00000u;
-  if (e == 0) return round_exact(sign != 0, m, -9, false, kBinary32);
-  return round_exact(sign != 0, 8 + m, int(e) - 10, false, kBinary32);
-}
-
-uint32_t e2m1_to_binary32(uint32_t w) {
-  uint32_t sign = (w & 0x8u) << 28, e = (w >> 1) & 3u, m = w & 1u;
-  if (e == 0) return round_exact(sign != 0, m, -1, false, kBinary32);
-  return round_exact(sign != 0, 2 + m, int(e) - 2, false, kBinary32);
+WordDecode word_decode(WordType w) {
+  switch (w) {
+    case WordType::F16: return f16_to_binary32;
+    case WordType::BF16: return bf16_to_binary32;
+    case WordType::E4M3FN: return e4m3fn_to_binary32;
+    case WordType::E2M1: return e2m1_to_binary32;
+    default: return nullptr;
+  }
 }
 
 uint32_t int_to_binary32(int64_t v) {

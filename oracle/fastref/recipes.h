@@ -6,15 +6,11 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "registry/registry.h"
+
 namespace nc::fastref {
 
-enum class Recipe : uint8_t {
-  F32_TO_BF16_RNE,
-  F32_TO_F16_RNE,
-  F32_TO_E4M3FN_RNE_SATFINITE,
-  F32_TO_E4M3FN_RNE_OVF_NAN,
-  F32_TO_E2M1_RNE_SATFINITE,
-};
+using nc::Recipe;  // the registry's recipes; what each computes is written here
 
 uint32_t convert(Recipe r, uint32_t binary32_word);
 void convert_batch(Recipe r, const uint32_t* src, size_t n, uint32_t* out);
@@ -31,6 +27,9 @@ uint32_t f16_to_binary32(uint32_t w);     // NaN payload kept (shifted into the 
 uint32_t bf16_to_binary32(uint32_t w);    // the word in the high half
 uint32_t e4m3fn_to_binary32(uint32_t w);  // NaN words give 0x7fc00000 with the sign
 uint32_t e2m1_to_binary32(uint32_t w);
+// The decode above of a float word type of at most 16 bits; nullptr for the others.
+using WordDecode = uint32_t (*)(uint32_t);
+WordDecode word_decode(WordType w);
 
 // The binary32 word of an integer, rounded to nearest even where |v| > 2^24.
 uint32_t int_to_binary32(int64_t v);

@@ -52,10 +52,12 @@ struct WordDomain : Domain {
   std::function<int(const nc_plugin_v1&, const uint32_t*, size_t, uint32_t*)> call;
   std::function<void(const uint32_t*, size_t, uint64_t, uint32_t*)> reference;
   std::function<bool(uint32_t, uint32_t)> accept = [](uint32_t, uint32_t) { return false; };
-  // Policy nan-any, granted where the corpus grants it (a NaN input of the BF16 and F16 recipes;
-  // a binary16 NaN word): nan_any(input, actual) says actual is a NaN of the result type.
+  // The NaN latitude the registry grants (a recipe's nan_latitude, a word type's
+  // decode_nan_latitude; the corpus's #policy lines are written from the same rows):
+  // nan_any(input, actual) says the input has it and actual is a NaN of the result type.
   std::function<bool(uint32_t, uint32_t)> nan_any;
-  runners::NanLayout nan_layout = runners::kBinary32Nan;  // of the result, for the departure profile
+  std::string_view latitude;                                                // its policy name
+  runners::NanLayout nan_layout = runners::nan_layout(WordType::FP32);  // of the result, for the departure profile
   std::function<std::string(uint32_t)> kind_of_input = [](uint32_t) { return std::string("word"); };
   // The expected result as the corpus writes it (vectors/FORMAT.md); hex by default.
   std::function<std::string(uint32_t)> expect_token;
@@ -114,7 +116,7 @@ struct WordDomain : Domain {
       tally.covered += n;
       judge_cells(tally, first, n, stride);
       if (std::equal(want.begin(), want.begin() + ptrdiff_t(n), out.begin())) continue;
-      // Passes under the corpus's nan-any, reported by the finer latitude that holds: nan-payload
+      // Passes under the latitude (nan-any), reported by the finer one that holds: nan-payload
       // where the sign is the reference's (vectors/FORMAT.md), and how each departs.
       uint64_t under_nan_any = 0, under_nan_payload = 0;
       uint64_t departs[runners::kDepartureCount] = {};
@@ -151,8 +153,8 @@ struct WordDomain : Domain {
                                  expect_token ? expect_token(want[k]) : hex(want[k], out_digits),
                                  hex(out[k], out_digits)});
       }
-      if (under_nan_any) tally.accept("nan-any", under_nan_any);
-      if (under_nan_payload) tally.accept("nan-payload", under_nan_payload);
+      if (under_nan_any) tally.accept(std::string(latitude), under_nan_any);
+      if (under_nan_payload) tally.accept(std::string(kPolicyNanPayload), under_nan_payload);
       for (int b = 0; b < runners::kDepartureCount; ++b)
         if (departs[b]) tally.depart(runners::kDepartureNames[b], departs[b]);
     }
@@ -196,48 +198,23 @@ struct WordDomain : Domain {
   }
 };
 
-template <uint32_t (*F)(uint32_t)>
-void map_words(const uint32_t* in, size_t n, uint64_t, uint32_t* out) {
-  for (size_t k = 0; k < n; ++k) out[k] = F(in[k]);
-}
-
-bool is_nan_bf16(uint32_t w) { return (w & 0x7fffu) > 0x7f80u; }
-bool is_nan_f16(uint32_t w) { return (w & 0x7fffu) > 0x7c00u; }
-
-struct RecipeInfo {
-  const char* name;
-  nc_recipe abi;
-  fastref::Recipe ref;
-  int out_digits, out_width;
-  runners::NanLayout nan_layout;
-  // nullptr: no nan-any policy, as in the corpus suites: E2M1 has no NaN, and an E4M3FN NaN's only
-  // freedom, its sign, is fixed by the recipe (docs/recipes.md).
-  bool (*dest_is_nan)(uint32_t);
-};
-constexpr RecipeInfo kRecipes[] = {
-    {"F32_TO_BF16_RNE", NC_RECIPE_F32_TO_BF16_RNE, fastref::Recipe::F32_TO_BF16_RNE, 4, 16, runners::kBF16Nan, is_nan_bf16},
-    {"F32_TO_F16_RNE", NC_RECIPE_F32_TO_F16_RNE, fastref::Recipe::F32_TO_F16_RNE, 4, 16, runners::kF16Nan, is_nan_f16},
-    {"F32_TO_E4M3FN_RNE_SATFINITE", NC_RECIPE_F32_TO_E4M3FN_RNE_SATFINITE,
-     fastref::Recipe::F32_TO_E4M3FN_RNE_SATFINITE, 2, 8, runners::kE4M3FNNan, nullptr},
-    {"F32_TO_E4M3FN_RNE_OVF_NAN", NC_RECIPE_F32_TO_E4M3FN_RNE_OVF_NAN,
-     fastref::Recipe::F32_TO_E4M3FN_RNE_OVF_NAN, 2, 8, runners::kE4M3FNNan, nullptr},
-    {"F32_TO_E2M1_RNE_SATFINITE", NC_RECIPE_F32_TO_E2M1_RNE_SATFINITE,
-     fastref::Recipe::F32_TO_E2M1_RNE_SATFINITE, 1, 4, runners::kE4M3FNNan, nullptr},
-};
-
+// One domain per registry recipe: its destination word type gives the result's width, digits and
+// NaNs; its nan_latitude whether another NaN for a NaN source passes (as in the corpus suites:
+// E2M1 has no NaN, and an E4M3FN NaN's only freedom, its sign, is fixed by the recipe).
 std::unique_ptr<Domain> convert_domain(const RecipeInfo& r) {
   auto d = std::make_unique<WordDomain>();
-  d->name_ = std::string("convert.") + r.name;
-  d->op_ = std::string("convert ") + r.name;
+  const WordType dest = r.destination;
+  d->name_ = "convert." + std::string(r.name);
+  d->op_ = "convert " + std::string(r.name);
   d->size_ = uint64_t(1) << 32;
   d->in_digits = 8;
-  d->out_digits = r.out_digits;
-  d->out_width = r.out_width;
-  nc_recipe abi = r.abi;
+  d->out_digits = int(info(dest).hex_digits);
+  d->out_width = int(info(dest).bits);
+  nc_recipe abi = nc_recipe(int(r.id));  // the ABI numbers recipes in registry order (runners/vocabulary.cc)
   d->call = [abi](const nc_plugin_v1& t, const uint32_t* in, size_t n, uint32_t* out) {
     return t.convert ? t.convert(abi, in, n, out) : NC_EUNSUPPORTED;
   };
-  fastref::Recipe ref = r.ref;
+  fastref::Recipe ref = r.id;
   d->reference = [ref](const uint32_t* in, size_t n, uint64_t stride, uint32_t* out) {
     if (stride == 1)
       fastref::convert_range(ref, in[0], n, out);  // consecutive words: bisection, much faster
@@ -245,7 +222,7 @@ std::unique_ptr<Domain> convert_domain(const RecipeInfo& r) {
       fastref::convert_batch(ref, in, n, out);
   };
   d->kind_of_input = input_kind32;
-  d->nan_layout = r.nan_layout;
+  d->nan_layout = runners::nan_layout(dest);
   d->identify = [ref](const std::vector<uint32_t>& in, const std::vector<uint32_t>& got) {
     return identify_convert(ref, in, got);
   };
@@ -253,8 +230,10 @@ std::unique_ptr<Domain> convert_domain(const RecipeInfo& r) {
   d->cell_shift = 19;
   d->grid_ = {"binary32", 512, 16, "sign and exponent (column = sign * 256 + biased exponent)",
               "top 4 fraction bits"};
-  if (auto dest_is_nan = r.dest_is_nan)
-    d->nan_any = [dest_is_nan](uint32_t in, uint32_t actual) { return is_nan32(in) && dest_is_nan(actual); };
+  if (!r.nan_latitude.empty()) {
+    d->latitude = r.nan_latitude;
+    d->nan_any = [dest](uint32_t in, uint32_t actual) { return is_nan32(in) && runners::is_nan_word(dest, actual); };
+  }
   return d;
 }
 
@@ -279,7 +258,7 @@ std::unique_ptr<Domain> decode_domain(WordType wt) {
     return rc;
   };
   const uint32_t bits = info.bits;
-  if (wt == WordType::F16 || wt == WordType::BF16 || wt == WordType::E4M3FN || wt == WordType::E2M1)
+  if (info.is_float)  // every float word type with a decode domain (16 bits or fewer)
     d->identify = [wt](const std::vector<uint32_t>& in, const std::vector<uint32_t>& got) {
       return identify_decode(wt, in, got);
     };
@@ -287,29 +266,30 @@ std::unique_ptr<Domain> decode_domain(WordType wt) {
   d->grid_ = {"word", uint64_t(1) << ((bits + 1) / 2), uint64_t(1) << (bits / 2),
               "the high " + std::to_string((bits + 1) / 2) + " bits of the word",
               "the low " + std::to_string(bits / 2) + " bits"};
-  switch (wt) {
-    case WordType::F16:
-      d->reference = map_words<fastref::f16_to_binary32>;
-      d->nan_any = [](uint32_t in, uint32_t actual) { return is_nan_f16(in) && is_nan32(actual); };
-      break;
-    case WordType::BF16: d->reference = map_words<fastref::bf16_to_binary32>; break;
-    case WordType::E4M3FN:
-      d->reference = map_words<fastref::e4m3fn_to_binary32>;
-      // E4M3FN NaN has no payload to expand: any binary32 NaN is the defined result.
-      d->accept = [](uint32_t e, uint32_t a) { return is_nan32(e) && is_nan32(a); };
-      d->expect_token = [](uint32_t e) { return is_nan32(e) ? std::string("nan*") : hex(e, 8); };
-      break;
-    case WordType::E2M1: d->reference = map_words<fastref::e2m1_to_binary32>; break;
-    default:  // two's-complement codes (spec 5); W8 0x80 has no value
-      d->reference = [bits, wt](const uint32_t* in, size_t n, uint64_t, uint32_t* out) {
-        for (size_t k = 0; k < n; ++k) {
-          int32_t v = int32_t(in[k] << (32 - bits)) >> (32 - bits);
-          out[k] = wt == WordType::W8_CODE && in[k] == 0x80 ? 0xdeadbeefu : uint32_t(v);
-        }
-      };
-      d->expect_token = [](uint32_t e) {
-        return e == 0xdeadbeefu ? std::string("!code-illegal") : std::to_string(int32_t(e));
-      };
+  if (!info.decode_nan_latitude.empty()) {  // F16: any binary32 NaN for a NaN word
+    d->latitude = info.decode_nan_latitude;
+    d->nan_any = [wt](uint32_t in, uint32_t actual) { return runners::is_nan_word(wt, in) && is_nan32(actual); };
+  }
+  if (info.nan == NanSpelling::AllOnes) {
+    // A NaN without payload (E4M3FN) has none to expand: any binary32 NaN is the defined result.
+    d->accept = [](uint32_t e, uint32_t a) { return is_nan32(e) && is_nan32(a); };
+    d->expect_token = [](uint32_t e) { return is_nan32(e) ? std::string("nan*") : hex(e, 8); };
+  }
+  // The reference: oracle/fastref's decode of each float word type.
+  if (const fastref::WordDecode decode = fastref::word_decode(wt)) {
+    d->reference = [decode](const uint32_t* in, size_t n, uint64_t, uint32_t* out) {
+      for (size_t k = 0; k < n; ++k) out[k] = decode(in[k]);
+    };
+  } else {  // two's-complement codes (spec 5); W8 0x80 has no value
+    d->reference = [bits, wt](const uint32_t* in, size_t n, uint64_t, uint32_t* out) {
+      for (size_t k = 0; k < n; ++k) {
+        int32_t v = int32_t(in[k] << (32 - bits)) >> (32 - bits);
+        out[k] = wt == WordType::W8_CODE && in[k] == 0x80 ? 0xdeadbeefu : uint32_t(v);
+      }
+    };
+    d->expect_token = [](uint32_t e) {
+      return e == 0xdeadbeefu ? std::string("!code-illegal") : std::to_string(int32_t(e));
+    };
   }
   return d;
 }
@@ -383,14 +363,14 @@ std::string hex_word(uint32_t w, int digits) {
 Family word_family() {
   return {[] {
             std::vector<std::string> names;
-            for (const RecipeInfo& r : kRecipes) names.push_back(std::string("convert.") + r.name);
+            for (const RecipeInfo& r : kRecipes) names.push_back("convert." + std::string(r.name));
             for (const WordTypeInfo& w : kWordTypes)
               if (w.bits <= 16) names.push_back("decode." + std::string(w.name));
             return names;
           },
           [](const std::string& name) -> std::unique_ptr<Domain> {
             for (const RecipeInfo& r : kRecipes)
-              if (name == std::string("convert.") + r.name) return convert_domain(r);
+              if (name == "convert." + std::string(r.name)) return convert_domain(r);
             for (const WordTypeInfo& w : kWordTypes)
               if (w.bits <= 16 && name == "decode." + std::string(w.name)) return decode_domain(w.id);
             return nullptr;

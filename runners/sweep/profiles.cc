@@ -1,5 +1,7 @@
 #include "runners/sweep/profiles.h"
 
+#include "oracle/fastref/minifloat_round.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -12,7 +14,8 @@ namespace {
 
 using fastref::Recipe;
 
-// A destination word type of the recipes: its word layout, as spec 3.1 and docs/recipes.md give it.
+// A destination word type of the recipes: its word layout, from the oracle side's description
+// (oracle/fastref, which reads oracle/float_format.h) of the registry's destination word type.
 struct Dest {
   uint32_t sign, max_finite, min_normal;  // sign bit; largest finite and smallest normal magnitudes
   uint32_t canonical_nan;                 // 0: no NaN (E2M1)
@@ -21,14 +24,9 @@ struct Dest {
 };
 
 Dest dest_of(Recipe r) {
-  switch (r) {
-    case Recipe::F32_TO_BF16_RNE: return {0x8000, 0x7f7f, 0x0080, 0x7fc0, fastref::bf16_to_binary32, true};
-    case Recipe::F32_TO_F16_RNE: return {0x8000, 0x7bff, 0x0400, 0x7e00, fastref::f16_to_binary32, true};
-    case Recipe::F32_TO_E4M3FN_RNE_SATFINITE:
-    case Recipe::F32_TO_E4M3FN_RNE_OVF_NAN: return {0x80, 0x7e, 0x08, 0x7f, fastref::e4m3fn_to_binary32, false};
-    case Recipe::F32_TO_E2M1_RNE_SATFINITE: return {0x8, 0x7, 0x2, 0, fastref::e2m1_to_binary32, false};
-  }
-  return {};
+  const WordType w = info(r).destination;
+  const fastref::MinifloatSpec s = fastref::spec_of(w);
+  return {s.sign_bit, s.max_finite, 1u << s.man_bits, s.nan_bits, fastref::word_decode(w), s.inf_bits != 0};
 }
 
 bool nan32(uint32_t w) { return (w & 0x7fffffffu) > 0x7f800000u; }
@@ -112,7 +110,7 @@ ProfileResult identify_convert(Recipe recipe, const std::vector<uint32_t>& in, c
   auto rne = [recipe](uint32_t x) { return fastref::convert(recipe, x); };
   auto is_nan_code = [d](uint32_t c) {
     const uint32_t m = c & ~d.sign;
-    return d.canonical_nan && (d.ieee ? m > d.max_finite + 1 : m == 0x7f);
+    return d.canonical_nan && (d.ieee ? m > d.max_finite + 1 : m == d.canonical_nan);
   };
   auto is_inf_code = [d](uint32_t c) {
     const uint32_t m = c & ~d.sign;
@@ -129,15 +127,13 @@ ProfileResult identify_convert(Recipe recipe, const std::vector<uint32_t>& in, c
     return magnitude(r) > ax ? r - 1 : r;  // sign-magnitude words: one code down is one step toward 0
   };
   std::vector<Profile> ps;
-  const Recipe same[] = {Recipe::F32_TO_E4M3FN_RNE_SATFINITE, Recipe::F32_TO_E4M3FN_RNE_OVF_NAN};
-  const bool e4m3 = recipe == same[0] || recipe == same[1];
-  const char* names[] = {"F32_TO_BF16_RNE", "F32_TO_F16_RNE", "F32_TO_E4M3FN_RNE_SATFINITE", "F32_TO_E4M3FN_RNE_OVF_NAN",
-                         "F32_TO_E2M1_RNE_SATFINITE"};
-  ps.push_back({names[int(recipe)], "the recipe", rne});
-  if (e4m3) {  // the other overflow rule of the same destination (an OVF/SAT swap)
-    const Recipe other = recipe == same[0] ? same[1] : same[0];
-    ps.push_back({names[int(other)], "the other E4M3FN overflow rule", [other](uint32_t x) { return fastref::convert(other, x); }});
-  }
+  ps.push_back({std::string(info(recipe).name), "the recipe", rne});
+  // The other overflow rules of the same destination (an OVF/SAT swap): the registry's recipes
+  // with this one's source and destination.
+  for (const RecipeInfo& other : kRecipes)
+    if (other.id != recipe && other.source == info(recipe).source && other.destination == info(recipe).destination)
+      ps.push_back({std::string(other.name), "the other " + std::string(nc::info(other.destination).name) + " overflow rule",
+                    [o = other.id](uint32_t x) { return fastref::convert(o, x); }});
   ps.push_back({"truncation", "rounds toward zero; NaNs as the recipe", rtz});
   ps.push_back({"ties away from zero", "round half away from zero instead of to even", [=](uint32_t x) {
                   const uint32_t r = rne(x), lo = rtz(x);
@@ -180,15 +176,10 @@ ProfileResult identify_convert(Recipe recipe, const std::vector<uint32_t>& in, c
 }
 
 ProfileResult identify_decode(WordType type, const std::vector<uint32_t>& in, const std::vector<uint32_t>& got) {
-  uint32_t (*ref)(uint32_t) = nullptr;
-  uint32_t sign = 0, exp_mask = 0, frac_mask = 0;
-  switch (type) {
-    case WordType::F16: ref = fastref::f16_to_binary32, sign = 0x8000, exp_mask = 0x7c00, frac_mask = 0x3ff; break;
-    case WordType::BF16: ref = fastref::bf16_to_binary32, sign = 0x8000, exp_mask = 0x7f80, frac_mask = 0x7f; break;
-    case WordType::E4M3FN: ref = fastref::e4m3fn_to_binary32, sign = 0x80, exp_mask = 0x78, frac_mask = 0x7; break;
-    case WordType::E2M1: ref = fastref::e2m1_to_binary32, sign = 0x8, exp_mask = 0x6, frac_mask = 0x1; break;
-    default: return {};
-  }
+  uint32_t (*ref)(uint32_t) = fastref::word_decode(type);
+  if (!ref) return {};
+  const fastref::MinifloatSpec spec = fastref::spec_of(type);
+  const uint32_t sign = spec.sign_bit, frac_mask = (1u << spec.man_bits) - 1, exp_mask = (sign - 1) & ~frac_mask;
   auto subnormal = [=](uint32_t w) { return (w & exp_mask) == 0 && (w & frac_mask) != 0; };
   auto cls = [=](uint32_t w) {
     if (nan32(ref(w))) return std::string("nan-word");
@@ -204,8 +195,8 @@ ProfileResult identify_decode(WordType type, const std::vector<uint32_t>& in, co
                   return subnormal(w) ? ((w & sign) ? 0x80000000u : 0u) : ref(w);
                 }});
   ProfileResult r = judge(ps, in, got, cls, nan32);
-  // An E4M3FN NaN has no payload: any binary32 NaN is its exact decode (as the domain accepts).
-  if (type == WordType::E4M3FN && (r.exact.empty() || r.summary.find("apart from NaN") != std::string::npos)) {
+  // A NaN without payload (E4M3FN) decodes to any binary32 NaN exactly (as the domain accepts).
+  if (info(type).nan == NanSpelling::AllOnes && (r.exact.empty() || r.summary.find("apart from NaN") != std::string::npos)) {
     bool only_nans = true;
     for (size_t k = 0; k < in.size() && only_nans; ++k) only_nans = ref(in[k]) == got[k] || (nan32(ref(in[k])) && nan32(got[k]));
     if (only_nans) r.exact = r.candidates[0].name, r.nearest.clear(),

@@ -5,6 +5,7 @@
 
 #include "oracle/fastref/recipes.h"
 #include "registry/registry.h"
+#include "runners/departure.h"
 #include "runners/sweep/families.h"
 
 namespace nc::sweep {
@@ -120,12 +121,13 @@ std::unique_ptr<Domain> fp8_row() {
   d->op_ = "reconstruct FP8_E4M3FN_ROW_BF16S";
   d->size_ = uint64_t(1) << 24;  // every BF16 scale word x every E4M3FN code word
   d->abi = NC_FORMAT_FP8_E4M3FN_ROW_BF16S;
-  d->code_digits = 2;
-  d->scale_digits = 4;
+  constexpr WordType kCode = info(Format::FP8_E4M3FN_ROW_BF16S).code;
+  d->code_digits = int(info(kCode).hex_digits);
+  d->scale_digits = int(info(*info(Format::FP8_E4M3FN_ROW_BF16S).scale).hex_digits);
   d->element = [](uint64_t i, Element& e) {
     e = {uint32_t(i & 0xff), uint32_t(i >> 8), 0};
-    if ((e.code & 0x7f) == 0x7f || e.scale > 0x7f7fu) return false;  // NaN codes; invalid scales
-    return !(e.scale == 0 && (e.code & 0x7f) != 0);                   // zero-scale row rule
+    if (runners::is_nan_word(kCode, e.code) || e.scale > 0x7f7fu) return false;  // NaN codes; invalid scales
+    return !(e.scale == 0 && (e.code & runners::magnitude_mask(kCode)) != 0);   // zero-scale row rule
   };
   d->reference = [](const Element& e) {
     return fastref::binary32_mul(fastref::e4m3fn_to_binary32(e.code), fastref::bf16_to_binary32(e.scale));
@@ -159,12 +161,13 @@ std::unique_ptr<Domain> nvfp4() {
   constexpr uint64_t kDivisorCount = sizeof kDivisors / sizeof kDivisors[0];
   d->size_ = kDivisorCount << 12;  // divisor x E4M3FN scale word x E2M1 code word
   d->abi = NC_FORMAT_NVFP4;
-  d->code_digits = 1;
-  d->scale_digits = 2;
+  constexpr WordType kScale = *info(Format::NVFP4).scale;
+  d->code_digits = int(info(info(Format::NVFP4).code).hex_digits);
+  d->scale_digits = int(info(kScale).hex_digits);
   d->has_divisor = true;
   d->element = [](uint64_t i, Element& e) {
     e = {uint32_t(i & 0xf), uint32_t((i >> 4) & 0xff), kDivisors[i >> 12]};
-    return e.scale <= 0x7eu;  // sign-zero finite block scales only
+    return e.scale <= runners::magnitude_mask(kScale) && !runners::is_nan_word(kScale, e.scale);  // sign-zero finite
   };
   d->reference = [](const Element& e) {
     return fastref::binary32_mul_div(fastref::e2m1_to_binary32(e.code), fastref::e4m3fn_to_binary32(e.scale), e.divisor);
