@@ -8,6 +8,7 @@ everything else derives from, and writes or checks what is generated from it.
     implementations.py --pins nodeps        # ... and those it installs --no-deps afterwards
     implementations.py --names              # every implementation, one a line
     implementations.py --spec IMPL --build BUILD   # its target spec (certify.py's --target)
+    implementations.py --verify-certificates CLI   # `CLI verify` on every committed certificate (ctest)
 
 A row's members (only `name` and `adapter` are required):
   name          the implementation's name: certify.py's IMPL, docs/certifications/NAME/, the ctest names
@@ -39,6 +40,7 @@ import argparse
 import json
 import os
 import re
+import subprocess
 import sys
 import textwrap
 
@@ -245,6 +247,27 @@ def sync(certs, write):
     return stale
 
 
+def verify_certificates(cli, certs):
+    """`ninfer-conform verify` on every committed certificate folder: each has its
+    certificate.sha256 and the digest holds; one with an identity checks whole, one made before
+    certify bound an identity fails on that alone (certify.py --write brings it when re-certified).
+    Returns the problems."""
+    problems = []
+    for name in sorted(d for d in os.listdir(certs) if os.path.isfile(os.path.join(certs, d, "certificate.json"))):
+        folder = os.path.join(certs, name)
+        with open(os.path.join(folder, "certificate.json")) as f:
+            has_identity = "identity" in json.load(f)
+        run = subprocess.run([cli, "verify", folder], capture_output=True, text=True)
+        lines = run.stdout.splitlines()
+        digest_bad = [l for l in lines if "sha256" in l or "certificate.md" in l]
+        if has_identity and run.returncode != 0:
+            problems.append("%s: verify exited %d: %s" % (name, run.returncode, " | ".join(lines + [run.stderr.strip()])))
+        elif not has_identity and (run.returncode != 1 or digest_bad or not lines or "no identity" not in lines[0]):
+            problems.append("%s (no identity): verify exited %d, want 1 for the identity alone: %s" % (
+                name, run.returncode, " | ".join(lines + [run.stderr.strip()])))
+    return problems
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--certs", default=os.path.join(SOURCE, "docs", "certifications"))
@@ -254,6 +277,7 @@ def main():
     g.add_argument("--pins", choices=("install", "nodeps"))
     g.add_argument("--names", action="store_true")
     g.add_argument("--spec", metavar="IMPL")
+    g.add_argument("--verify-certificates", metavar="CLI")
     p.add_argument("--build", default=os.path.join(SOURCE, "build"), help="with --spec: the build folder")
     a = p.parse_args()
     if a.spec:
@@ -267,6 +291,14 @@ def main():
     if a.names:
         print("\n".join(r["name"] for r in rows()))
         return 0
+    if a.verify_certificates:
+        problems = verify_certificates(a.verify_certificates, a.certs)
+        for p_ in problems:
+            print("FAIL: " + p_)
+        print("implementations.py: %d committed certificates, %s" % (
+            len([d for d in os.listdir(a.certs) if os.path.isdir(os.path.join(a.certs, d))]),
+            "%d do not verify as expected" % len(problems) if problems else "each verifies as expected"))
+        return 1 if problems else 0
     data = load()
     # Every certificate folder belongs to a row (a folder of a removed row would go unchecked).
     orphans = sorted(d for d in os.listdir(a.certs) if os.path.isdir(os.path.join(a.certs, d)) and d not in by_name(data))
