@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "cli/output_file.h"
 #include "corpus/official.h"
 #include "corpus/sha256.h"
 #include "corpus/zstd_io.h"
@@ -87,6 +88,7 @@ namespace {
 
 const char kVerifyUsage[] =
     "usage: ninfer-conform verify DIR\n"
+    "       ninfer-conform verify --write-digest DIR\n"
     "Checks the certificate in DIR that certify wrote: every file certificate.sha256 lists has that\n"
     "SHA-256 (and certificate.json and certificate.md are listed), certificate.json has its identity\n"
     "(tool, corpus, target, command line, environment), and the files agree with each other: the\n"
@@ -94,14 +96,34 @@ const char kVerifyUsage[] =
     "matches the overall verdict, and `corpus_official` matches the corpus manifest hash.\n"
     "A digest detects damage and edits only when it is itself kept or signed elsewhere\n"
     "(docs/certifications/README.md: ssh-keygen -Y sign).\n"
+    "  --write-digest  write DIR/certificate.sha256 as certify writes it, over the folder's\n"
+    "                  certificate.json, certificate.md and certificate.html as they are now (for\n"
+    "                  a folder copied without its digest), then check the folder as above. It\n"
+    "                  binds whatever the files hold now: it attests nothing on its own\n"
     "exit 0 the certificate checks, 1 it does not (each problem named), 2 usage or unreadable folder\n";
 
 int verify_command(int argc, char** argv) {
   if (wants_help(argc, argv)) return std::fputs(kVerifyUsage, stdout), kExitOk;
+  const bool write_digest = argc == 2 && std::string(argv[0]) == "--write-digest";
+  if (write_digest) ++argv, --argc;
   if (argc != 1 || argv[0][0] == '-') return std::fputs(kVerifyUsage, stderr), kExitUsage;
   const std::string dir = argv[0];
   std::vector<std::string> problems;
   auto read = [&](const std::string& name) { return corpus::read_file(dir + "/" + name, uint64_t(1) << 30); };
+  if (write_digest) {
+    // The files certify digests, in its order (cmd_runners.cc), those of them the folder holds.
+    std::vector<std::pair<std::string, std::string>> files;
+    for (const char* name : {"certificate.json", "certificate.md", "certificate.html"}) {
+      std::error_code ec;
+      if (!std::filesystem::exists(dir + "/" + name, ec) && std::string(name) == "certificate.html") continue;
+      auto bytes = read(name);
+      if (!bytes) return std::fprintf(stderr, "ninfer-conform verify: %s\n", bytes.error().message().c_str()), kExitUsage;
+      files.emplace_back(name, std::move(*bytes));
+    }
+    std::string why;
+    if (!write_output(dir + "/certificate.sha256", digest_file(files), &why))
+      return std::fprintf(stderr, "ninfer-conform verify: %s\n", why.c_str()), kExitUsage;
+  }
   auto digest = read("certificate.sha256");
   if (!digest) return std::fprintf(stderr, "ninfer-conform verify: %s\n", digest.error().message().c_str()), kExitUsage;
   bool listed_json = false, listed_md = false;
@@ -132,12 +154,16 @@ int verify_command(int argc, char** argv) {
   } else {
     try {
       const nlohmann::json j = nlohmann::json::parse(*json_text);
-      const nlohmann::json& id = j.at("identity");
-      for (const char* key : {"tool", "corpus_manifest_sha256", "target", "command_line", "environment"})
-        if (!id.contains(key)) problems.push_back(std::string("certificate.json: identity has no ") + key);
       const std::string sha = j.at("corpus_manifest_sha256").get<std::string>();
-      if (id.value("corpus_manifest_sha256", "") != sha)
-        problems.push_back("certificate.json: identity names another corpus than corpus_manifest_sha256");
+      if (!j.contains("identity")) {
+        problems.push_back("certificate.json: no identity (made before certify bound one; certify again to add it)");
+      } else {
+        const nlohmann::json& id = j.at("identity");
+        for (const char* key : {"tool", "corpus_manifest_sha256", "target", "command_line", "environment"})
+          if (!id.contains(key)) problems.push_back(std::string("certificate.json: identity has no ") + key);
+        if (id.value("corpus_manifest_sha256", "") != sha)
+          problems.push_back("certificate.json: identity names another corpus than corpus_manifest_sha256");
+      }
       if (j.at("corpus_official").get<bool>() != corpus::is_official(sha))
         problems.push_back("certificate.json: corpus_official does not match the corpus manifest hash " + sha);
       const bool conformant = j.at("conformant").get<bool>();

@@ -6,9 +6,11 @@
     certify.py --cli BUILD/cli/ninfer-conform --build BUILD IMPL --check --full  # the certificate's sweeps
 
 Each certification replays the whole corpus and sweeps every convert.* and decode.* domain the
-implementation provides (`certify --sweep convert,decode`): every binary32 input, or 1 in STRIDE
-of them where the implementation is too slow for CI (SWEEP_STRIDE; the certificate states the
-coverage). The findings are what must not drift silently: the target's name and version, the
+implementation provides (`certify --sweep convert,decode`): every binary32 input, or 1 in
+sweep_stride of them where the implementation is too slow for that (the certificate states the
+coverage). Everything per implementation (its adapter, strides, timeout, the Python module or CPU
+flags it needs) is its row of implementations.json (implementations.py). The findings are what
+must not drift silently: the target's name and version, the
 verdict per capability, per suite its verdict counts, policies used, target problem and the sorted
 set of failing case IDs (beyond MAX_LISTED_FAILURES: their count and digest, and the first ones),
 and per sweep its coverage, mismatch classes with counts, inputs passing
@@ -16,102 +18,74 @@ under a policy and failed batches. Timestamps and the order of failures are not 
 library only.
 
 The ML frameworks are swept whole for their committed certificate (expected-findings.json, checked
-by `--check --full`, ctest label `long`: minutes per domain) and 1 in CI_STRIDE in CI:
+by `--check --full`, ctest label `long`: minutes per domain) and 1 in ci_stride in CI:
 `--write` records both, the sampled findings in expected-findings.stride-S.json, which a plain
 `--check` compares against.
 `--write all` re-certifies every implementation. `--write --sampled IMPL` writes only the sampled
-findings of a CI_STRIDE implementation (expected-findings.stride-S.json, minutes less than its
+findings of a ci_stride implementation (expected-findings.stride-S.json, minutes less than its
 exhaustive sweeps) and leaves its certificate and expected-findings.json as they are: CI's plain
 `--check` then passes, while `--check --full` (label `long`) still compares against the old
 certificate until it is re-certified whole.
+
+`--write` replaces docs/certifications/IMPL/ as one unit: every file `ninfer-conform certify`
+wrote (certificate.json, .md, .html and .sha256, which `ninfer-conform verify` checks) and the
+findings made from them, staged beside the folder and swapped in.
+
+`--sweep-reports DIR` certifies on sweep reports made beforehand instead of sweeping: DIR/IMPL.json,
+written by
+
+    ninfer-conform sweep convert decode --target SPEC --jobs N --timeout T --json DIR/IMPL.json
+
+with SPEC exactly this script's target string for IMPL (`implementations.py`; certify refuses a
+report of another target or version, or a shard) and T its timeout. The sweeps do not depend on
+the corpus, so after a corpus change a re-certification costs a replay: minutes, where the
+frameworks' whole sweeps take about 75. An implementation without a report is swept live, and a
+report that does not hold every convert.* and decode.* domain at the certification's stride is
+refused, saying how to write it. The sampled run of a ci_stride implementation always sweeps live
+(1 in S is quick). The findings are the same either way (checked on fp16-lib: see
+docs/certifications/README.md).
 """
 import argparse
+import ctypes
+import errno
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
 
-SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import implementations  # noqa: E402 (beside this file)
+
+SOURCE = implementations.SOURCE
 SKIP = 77  # ctest SKIP_RETURN_CODE
 SWEEP_DOMAINS = "convert,decode"
-# The ML frameworks, and the array libraries beneath model converters (NumPy's float16, gguf-py),
-# which a pipe adapter sweeps at framework speed too: minutes per 2^32-input domain. (Arrow's
-# halffloat cast sweeps its domain in under a minute: CI sweeps it whole.)
-FRAMEWORKS = ("pytorch", "pytorch-strided", "onnx-reference", "onnxruntime", "jax", "openvino", "numpy", "gguf")
-# 1 input in N of each 2^32-input conversion domain, for the implementations too slow to sweep
-# whole (libgcc's software _Float16 path, about 2e7 conversions/s; gfloat, pure numpy). Every other
-# implementation, the ML frameworks included, is swept over every input for its certificate.
-SWEEP_STRIDE = {"gcc-float16-libgcc": 16, "gfloat": 64}
-# The paths of a framework that users reach by configuration rather than by default, certified as
-# targets of their own on a sample (1 in 257 inputs, as CI samples the frameworks; the certificate
-# states the coverage): PyTorch capped at each lower ATen CPU capability level, OpenVINO's
-# static-shape models. Their committed certificate is the sampled one: CI's --check repeats it.
-PATHS = ("pytorch-avx2", "pytorch-default", "openvino-static")
-SWEEP_STRIDE.update({p: 257 for p in PATHS})
-# 1 input in N of each binary32 conversion domain in CI (`--check` without `--full`), where the
-# certificate's own sweeps would cost CI minutes per implementation: the frameworks, and Highway,
-# whose billions of mismatches are each classified.
-CI_STRIDE = {f: 257 for f in FRAMEWORKS + ("highway-sse4", "highway-avx2")}
-# Seconds an adapter may take to answer one request: importing torch, jax or openvino on a
-# loaded machine takes more than the runner's default 10 s, and the first batch pays for it.
-TIMEOUT = {f: 120 for f in FRAMEWORKS + PATHS + ("torchao", "compressed-tensors", "modelopt")}
+# Everything per implementation is its row of implementations.json (implementations.py names the
+# members): the adapter, the certificate's sweep stride (sweep_stride: 1 input in S of each 2^32
+# domain for the implementations too slow to sweep whole, libgcc's software _Float16 path and
+# gfloat; every other one is swept over every input for its certificate), CI's stride (ci_stride:
+# the ML frameworks, NumPy, gguf-py and Highway, whose certificate sweeps cost CI minutes each; they
+# also get a --check --full ctest, label `long`), the seconds an adapter may take per request
+# (timeout: importing torch, jax or openvino on a loaded machine takes more than the runner's
+# default 10 s, and the first batch pays for it), the Python module and CPU flags it needs (a venv
+# or CPU without them makes the certification a skip, not a changed finding).
+ROWS = implementations.by_name()
+SWEEP_STRIDE = {n: r["sweep_stride"] for n, r in ROWS.items() if "sweep_stride" in r}
+CI_STRIDE = {n: r["ci_stride"] for n, r in ROWS.items() if "ci_stride" in r}
+TIMEOUT = {n: r.get("timeout", implementations.DEFAULT_TIMEOUT) for n, r in ROWS.items()}
+NEEDS_MODULE = {n: r["module"] for n, r in ROWS.items() if "module" in r}
+NEEDS_CPU_FLAGS = {n: tuple(r["cpu_flags"]) for n, r in ROWS.items() if "cpu_flags" in r}
 # Failures listed per suite in each certificate.json (`certify --max-failures`): a library that
 # truncates fails a hundred thousand corpus cases, and the committed record stays small. Beyond the
 # list, a suite's failure count and the SHA-256 of all its failing IDs still pin the set.
 MAX_LISTED_FAILURES = 1000
-# Hardware adapters need their instructions; a CPU without them makes the certification a skip, not
-# a changed finding (/proc/cpuinfo flag names).
-NEEDS_CPU_FLAGS = {"gcc-float16-f16c": ("f16c",), "x86-avx512bf16-vcvtneps2bf16": ("avx512_bf16",),
-                   "highway-sse4": ("ssse3", "sse4_1", "sse4_2", "pclmulqdq", "aes"),
-                   "highway-avx2": ("ssse3", "sse4_1", "sse4_2", "pclmulqdq", "aes", "avx2", "bmi1", "bmi2",
-                                    "fma", "f16c"),
-                   "pytorch-avx2": ("avx2", "fma")}
 
 
 def targets(build):
-    """IMPL -> target spec for `ninfer-conform certify --target`. The Python adapters run under the
-    project venv (scripts/install-thirdparty)."""
-    plugin = lambda name: "plugin:" + os.path.join(build, "targets", "thirdparty", name + ".so")
-    py = os.path.join(SOURCE, ".venv", "bin", "python")
-    pipe = lambda script: "pipe:%s %s" % (py, os.path.join(SOURCE, "targets", "thirdparty", script))
-    return {
-        "cuda-toolkit-host": plugin("nc_tp_cuda_host"),
-        "eigen": plugin("nc_tp_eigen"),
-        "fp16-lib": plugin("nc_tp_fp16"),
-        "gcc-float16-libgcc": plugin("nc_tp_gcc_float16_soft"),
-        "gcc-float16-f16c": plugin("nc_tp_gcc_float16_f16c"),
-        "x86-avx512bf16-vcvtneps2bf16": plugin("nc_tp_avx512_bf16"),
-        "highway-sse4": plugin("nc_tp_highway_sse4"),
-        "highway-avx2": plugin("nc_tp_highway_avx2"),
-        "ml_dtypes": pipe("ml_dtypes_adapter.py"),
-        "gfloat": pipe("gfloat_adapter.py"),
-        "numpy": pipe("numpy_adapter.py"),
-        "gguf": pipe("gguf_adapter.py"),
-        "pyarrow": pipe("pyarrow_adapter.py"),
-        "pytorch": pipe("pytorch_adapter.py contiguous"),
-        "pytorch-strided": pipe("pytorch_adapter.py strided"),
-        # ATen's CPU capability capped by the environment (the adapter reports the level in force).
-        "pytorch-avx2": "pipe:ATEN_CPU_CAPABILITY=avx2 " + pipe("pytorch_adapter.py contiguous")[5:],
-        "pytorch-default": "pipe:ATEN_CPU_CAPABILITY=default " + pipe("pytorch_adapter.py contiguous")[5:],
-        "onnx-reference": pipe("onnx_adapter.py reference"),
-        "onnxruntime": pipe("onnx_adapter.py runtime"),
-        "jax": pipe("jax_adapter.py"),
-        "openvino": pipe("openvino_adapter.py dynamic"),
-        "openvino-static": pipe("openvino_adapter.py static"),
-        "torchao": pipe("torchao_adapter.py"),
-        "compressed-tensors": pipe("compressed_tensors_adapter.py"),
-        "modelopt": pipe("modelopt_adapter.py"),
-    }
-
-
-# The Python module each framework adapter needs: a venv without it makes the check a skip that
-# says so (scripts/install-thirdparty installs them all; a platform without a wheel lacks one).
-NEEDS_MODULE = {"pytorch": "torch", "pytorch-strided": "torch", "pytorch-avx2": "torch", "pytorch-default": "torch",
-                "openvino-static": "openvino", "onnx-reference": "onnx",
-                "onnxruntime": "onnxruntime", "jax": "jax", "openvino": "openvino", "torchao": "torchao",
-                "compressed-tensors": "compressed_tensors", "modelopt": "modelopt", "gguf": "gguf",
-                "pyarrow": "pyarrow"}
+    """IMPL -> target spec for `ninfer-conform certify --target`, in the rows' order."""
+    return {n: implementations.target_spec(r, build) for n, r in ROWS.items()}
 
 
 def sweep_findings(s):
@@ -176,11 +150,42 @@ def diff(old, new, path=""):
     return [] if old == new else ["%s: was %s, now %s" % (path, json.dumps(old), json.dumps(new))]
 
 
+def sweep_report(a, impl, stride):
+    """--sweep-reports DIR: the whole-domain report DIR/IMPL.json to certify on instead of sweeping
+    live, where there is one and this certification sweeps at the stride it was swept at; None to
+    sweep live. A report of the wrong domains or stride is refused, naming what to run."""
+    if not a.sweep_reports:
+        return None
+    path = os.path.join(a.sweep_reports, impl + ".json")
+    if not os.path.exists(path):
+        print("%s: no %s; sweeping live" % (impl, path))
+        return None
+    with open(path) as f:
+        reports = json.load(f)
+    reports = reports if isinstance(reports, list) else [reports]
+    # What `certify --sweep convert,decode --stride S` would sweep: every convert.* and decode.*
+    # domain, 1 in S of the binary32 ones (over 2^24 inputs), the small ones whole.
+    listed = subprocess.run([a.cli, "sweep", "--list"], capture_output=True, text=True, check=True).stdout.split()
+    want = {d for d in listed if d.split(".")[0] in SWEEP_DOMAINS.split(",")}
+    got = {r.get("domain"): r for r in reports}
+    wrong = sorted(want - set(got)) + sorted(set(got) - want)
+    wrong += ["%s at stride %s, not %d" % (d, r.get("stride"), stride if r.get("domain_size", 0) > 1 << 24 else 1)
+              for d, r in sorted(got.items()) if d in want and r.get("stride") != (stride if r.get("domain_size", 0) > 1 << 24 else 1)]
+    if wrong:
+        sys.exit("certify.py: %s does not hold the sweeps this certification makes (%s): write it with\n"
+                 "  %s sweep convert decode --target '%s' --jobs N --timeout %d%s --json %s" % (
+                     path, "; ".join(wrong), a.cli, a.table[impl], TIMEOUT[impl],
+                     "" if stride == 1 else " --stride %d (for the convert domains; the decode domains\n  unstrided, "
+                     "joined into one JSON array)" % stride, path))
+    return path
+
+
 def certify(a, table, impl, stride, out):
     """Runs `ninfer-conform certify` on impl, writing into the folder out; returns the certificate."""
-    cmd = [a.cli, "certify", "--target", table[impl], "--out", out, "--corpus", a.corpus,
-           "--sweep", SWEEP_DOMAINS, "--stride", str(stride), "--jobs", str(a.jobs),
-           "--timeout", str(TIMEOUT.get(impl, 10)), "--max-failures", str(a.max_failures)]
+    report = sweep_report(a, impl, stride)
+    sweeps = ["--sweep-report", report] if report else ["--sweep", SWEEP_DOMAINS, "--stride", str(stride)]
+    cmd = [a.cli, "certify", "--target", table[impl], "--out", out, "--corpus", a.corpus, *sweeps,
+           "--jobs", str(a.jobs), "--timeout", str(TIMEOUT[impl]), "--max-failures", str(a.max_failures)]
     if os.path.realpath(a.corpus) != os.path.realpath(os.path.join(SOURCE, "vectors")):
         cmd.append("--allow-modified-corpus")  # a --corpus of its own (the tests' fixture) is not the official one
     run = subprocess.run(cmd, capture_output=True, text=True)
@@ -238,7 +243,10 @@ def one(a, table, impl):
 
 def record(a, table, impl, full_stride, out):
     """--write: the certificate and its findings; for a CI_STRIDE implementation also the sampled
-    findings the plain --check compares against."""
+    findings the plain --check compares against. The folder docs/certifications/IMPL is replaced
+    as one unit: every file `ninfer-conform certify` wrote (certificate.json, .md, .html, .sha256)
+    with the findings made from it, staged beside the folder and swapped in, so a failure or a
+    kill leaves the old certificate whole and never a mix of two."""
     cert_dir = os.path.join(a.certs, impl)
     if a.sampled:
         if impl not in CI_STRIDE:
@@ -248,19 +256,61 @@ def record(a, table, impl, full_stride, out):
         write_json(os.path.join(cert_dir, "expected-findings.stride-%d.json" % CI_STRIDE[impl]), findings(sampled))
         print("%s: sampled findings (1 in %d) written to %s" % (impl, CI_STRIDE[impl], cert_dir))
         return 0
-    cert = certify(a, table, impl, full_stride, out)
-    os.makedirs(cert_dir, exist_ok=True)
-    for name in ("certificate.md", "certificate.json", "certificate.html"):
-        with open(os.path.join(out, name)) as src, open(os.path.join(cert_dir, name + ".tmp"), "w") as dst:
-            dst.write(src.read())
-        os.replace(os.path.join(cert_dir, name + ".tmp"), os.path.join(cert_dir, name))
-    write_json(os.path.join(cert_dir, "expected-findings.json"), findings(cert))
+    made = os.path.join(out, "certificate")
+    cert = certify(a, table, impl, full_stride, made)
+    staged = {"expected-findings.json": findings(cert)}
     if impl in CI_STRIDE and not a.stride:
-        os.mkdir(os.path.join(out, "sampled"))
         sampled = certify(a, table, impl, CI_STRIDE[impl], os.path.join(out, "sampled"))
-        write_json(os.path.join(cert_dir, "expected-findings.stride-%d.json" % CI_STRIDE[impl]), findings(sampled))
+        staged["expected-findings.stride-%d.json" % CI_STRIDE[impl]] = findings(sampled)
+    replace_folder(cert_dir, made, staged)
     print("%s: %s, findings written to %s" % (impl, cert.get("overall", cert["conformant"]), cert_dir))
     return 0
+
+
+def replace_folder(cert_dir, made, findings_files):
+    """cert_dir becomes: every file of the certificate folder made, the findings files, and the
+    files of cert_dir that neither replaces (an expected-findings.stride-S.json not re-made)."""
+    os.makedirs(os.path.dirname(os.path.abspath(cert_dir)), exist_ok=True)
+    staging = tempfile.mkdtemp(prefix="." + os.path.basename(cert_dir) + ".staging-", dir=os.path.dirname(os.path.abspath(cert_dir)))
+    try:
+        made_names = sorted(os.listdir(made))
+        if "certificate.json" not in made_names or "certificate.sha256" not in made_names:
+            sys.exit("certify.py: %s lacks certificate.json or certificate.sha256: %s" % (made, " ".join(made_names)))
+        for name in made_names:
+            shutil.copyfile(os.path.join(made, name), os.path.join(staging, name))
+        for name, value in findings_files.items():
+            write_json(os.path.join(staging, name), value)
+        if os.path.isdir(cert_dir):
+            for name in os.listdir(cert_dir):
+                if name not in made_names and name not in findings_files and os.path.isfile(os.path.join(cert_dir, name)):
+                    shutil.copyfile(os.path.join(cert_dir, name), os.path.join(staging, name))
+        os.chmod(staging, 0o755)
+        if not os.path.isdir(cert_dir):
+            os.rename(staging, cert_dir)
+            return
+        if not exchange(staging, cert_dir):  # no renameat2: two renames, the old folder kept until then
+            old = staging + ".old"
+            os.rename(cert_dir, old)
+            os.rename(staging, cert_dir)
+            staging = old
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)  # after the swap: the old folder
+
+
+def exchange(a, b):
+    """Swaps two paths atomically (Linux renameat2 RENAME_EXCHANGE); False where unavailable."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    at_fdcwd, rename_exchange = -100, 2
+    if renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.ENOSYS, errno.EINVAL):
+        return False
+    raise OSError(err, "cannot swap %s and %s: %s" % (a, b, os.strerror(err)))
 
 
 def compare(a, table, impl, stride, expected_file, out):
@@ -284,13 +334,16 @@ def main():
                     help="where certificates and expected findings live")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="sweep threads")
     ap.add_argument("--stride", type=int, help="sweep 1 in STRIDE binary32 inputs whatever the "
-                    "implementation (default: SWEEP_STRIDE's, else every input); findings record it")
+                    "implementation (default: its sweep_stride, else every input); findings record it")
     ap.add_argument("--max-failures", type=int, default=MAX_LISTED_FAILURES,
                     help="failures listed per suite in certificate.json (default %(default)s)")
     ap.add_argument("--full", action="store_true", help="check against the committed certificate's "
-                    "sweeps (expected-findings.json) even where CI_STRIDE names a sampled CI check")
-    ap.add_argument("--sampled", action="store_true", help="with --write: only the 1 in CI_STRIDE findings "
+                    "sweeps (expected-findings.json) even where its ci_stride names a sampled CI check")
+    ap.add_argument("--sampled", action="store_true", help="with --write: only the 1 in ci_stride findings "
                     "of a CI-sampled implementation; its certificate stays as it is")
+    ap.add_argument("--sweep-reports", metavar="DIR", help="certify on the whole-domain sweep reports DIR/IMPL.json "
+                    "(ninfer-conform sweep convert decode --target SPEC --json DIR/IMPL.json) instead of sweeping; an "
+                    "implementation without one is swept live")
     ap.add_argument("impl", nargs="+", help="implementation names, or `all` (with --write)")
     mode = ap.add_mutually_exclusive_group(required=True)
     mode.add_argument("--write", action="store_true")
@@ -298,6 +351,7 @@ def main():
     a = ap.parse_args()
 
     table = targets(os.path.abspath(a.build))
+    a.table = table
     impls = list(table) if a.impl == ["all"] and a.write else a.impl
     unknown = [i for i in impls if i not in table]
     if unknown:

@@ -2,7 +2,8 @@
 """Tests the certification check (targets/thirdparty/certify.py) end to end with the real
 `ninfer-conform certify` on a small hand-derived fixture corpus: recording findings, an unchanged
 re-run passing, and a changed finding (a failing case ID, a verdict) failing the check, also where
-the certificate lists only some of a suite's failures.
+the certificate lists only some of a suite's failures; the written folder is certify's whole (its
+digest verifies); --sweep-reports gives the live sweeps' findings.
 
 usage: certify_check_test.py CLI BUILD_DIR
 """
@@ -12,6 +13,9 @@ import os
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import implementations  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(os.path.dirname(HERE))
@@ -70,6 +74,42 @@ with tempfile.TemporaryDirectory() as tmp:
         check("nan-any" not in sweep["accepted"], "%s: a sign-keeping NaN is not nan-any: %s" % (impl, sweep))
         check(("NaN payload dropped" in sweep["departures"]) == (impl == "eigen"), "%s departures %s" % (impl, sweep))
         check(not found["sweeps"]["convert.F32_TO_E2M1_RNE_SATFINITE"]["provided"], "%s provides no E2M1" % impl)
+
+        # The folder is certify's whole: the digest too, which `verify` checks.
+        check(os.path.exists(os.path.join(certs, impl, "certificate.sha256")), "%s: no certificate.sha256 copied" % impl)
+        v = subprocess.run([cli, "verify", os.path.join(certs, impl)], capture_output=True, text=True)
+        check(v.returncode == 0, "%s: the written folder does not verify: %s" % (impl, v.stdout + v.stderr))
+
+        if impl == "eigen":
+            # --sweep-reports: the same findings from sweeps made beforehand (the binary32 domains 1 in
+            # 65537 as --stride asks, the decodes whole, as certify sweeps them), without sweeping.
+            spec = implementations.target_spec(implementations.by_name()["eigen"], os.path.abspath(build))
+            reports_dir = os.path.join(tmp, "reports")
+            os.mkdir(reports_dir)
+            parts = []
+            for domains, stride in ((["convert"], ["--stride", "65537"]), (["decode"], [])):
+                part = os.path.join(tmp, domains[0] + ".json")
+                subprocess.run([cli, "sweep", *domains, "--target", spec, "--jobs", "1", *stride, "--json", part],
+                               check=True, capture_output=True)
+                parts += json.load(open(part))
+            with open(os.path.join(reports_dir, "eigen.json"), "w") as f:
+                json.dump(parts, f)
+            other = os.path.join(tmp, "certs-from-reports")
+            rc, out = certify(impl, "--write", "--certs", other, "--sweep-reports", reports_dir)
+            check(rc == 0, "eigen --write --sweep-reports: %d %s" % (rc, out))
+            if rc == 0:
+                with open(os.path.join(other, "eigen", "expected-findings.json")) as f:
+                    check(json.load(f) == found, "eigen: findings from the sweep reports differ from the live sweeps'")
+                with open(os.path.join(other, "eigen", "certificate.json")) as f:
+                    check("--sweep-report" in json.load(f)["identity"]["command_line"], "eigen: the certificate was swept live")
+            # A report of the decodes at the binary32 stride is not what the certification sweeps.
+            for r in parts:
+                r["stride"] = 65537
+            with open(os.path.join(reports_dir, "eigen.json"), "w") as f:
+                json.dump(parts, f)
+            rc, out = certify(impl, "--write", "--certs", other, "--sweep-reports", reports_dir)
+            check(rc not in (0, 77) and "decode.BF16 at stride 65537, not 1" in out,
+                  "eigen: a report at the wrong stride must be refused: %d %s" % (rc, out))
 
         rc, out = certify(impl, "--check")
         check(rc == 0 and "unchanged" in out, "%s unchanged re-run: %d %s" % (impl, rc, out))

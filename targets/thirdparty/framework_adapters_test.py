@@ -5,8 +5,8 @@ for every capability it offers, the capabilities it must decline, each documente
 (so a change in the framework shows up), and the binary framing the sweeps use.
 
 usage: framework_adapters_test.py SOURCE_DIR ADAPTER
-ADAPTER: pytorch pytorch-strided jax openvino openvino-static onnxruntime onnx-reference torchao
-         compressed-tensors modelopt
+ADAPTER: a row of implementations.json whose adapter_test is this file (pytorch, jax, openvino,
+         onnxruntime, torchao, ...); tests.cmake registers one ctest per such row
 exit 77 = skipped: no .venv, or the venv cannot import the framework (the reason is printed).
 """
 import os
@@ -52,25 +52,26 @@ SPEC = {
 CONVERTS_16 = ["convert F32_TO_BF16_RNE", "convert F32_TO_F16_RNE"]
 DECODES_8 = ["decode BF16", "decode F16", "decode E4M3FN"]
 
-# ADAPTER -> (script and args, module, hello name, capabilities, capabilities it must decline,
-#             documented departures: (request, tokens) as the framework answers them)
+# ADAPTER -> (hello name, capabilities, capabilities it must decline, documented departures:
+#             (request, tokens) as the framework answers them). The adapter command (script,
+#             arguments, environment) and the module it needs are ADAPTER's row of implementations.json.
 ADAPTERS = {
-    "pytorch": (["pytorch_adapter.py", "contiguous"], "torch", "pytorch",
+    "pytorch": ("pytorch",
                 DECODES_8 + CONVERTS_16 + ["convert F32_TO_E4M3FN_RNE_SATFINITE"],
                 ["decode E2M1", "convert F32_TO_E4M3FN_RNE_OVF_NAN", "convert F32_TO_E2M1_RNE_SATFINITE"],
                 # NaN: the vectorized BF16 kernel gives 0xffff whatever the sign; F16 decode canonical
                 [("convert F32_TO_BF16_RNE 7fc00000 ffc00000", "ffff ffff"), ("decode F16 7c01 7c01", "7fffffff 7fffffff")]),
-    "pytorch-strided": (["pytorch_adapter.py", "strided"], "torch", "pytorch-strided",
+    "pytorch-strided": ("pytorch-strided",
                         DECODES_8 + CONVERTS_16 + ["convert F32_TO_E4M3FN_RNE_SATFINITE"],
                         ["decode E2M1", "convert F32_TO_E4M3FN_RNE_OVF_NAN"],
                         # the scalar path: 0x7fc0 for both signs; F16 decode quiets, keeping the payload
                         [("convert F32_TO_BF16_RNE 7fc00000 ffc00000", "7fc0 7fc0"), ("decode F16 7c01 7c01", "7fc02000 7fc02000")]),
-    "jax": (["jax_adapter.py"], "jax", "jax",
+    "jax": ("jax",
             DECODES_8 + ["decode E2M1"] + CONVERTS_16 + ["convert F32_TO_E4M3FN_RNE_OVF_NAN", "convert F32_TO_E2M1_RNE_SATFINITE"],
             ["convert F32_TO_E4M3FN_RNE_SATFINITE"],
             # E2M1 has no NaN: XLA maps every NaN to -0 (0x8), the recipe to 0x7 / 0xf
             [("convert F32_TO_E2M1_RNE_SATFINITE 7fc00000 ffc00000", "8 8")]),
-    "openvino": (["openvino_adapter.py", "dynamic"], "openvino", "openvino",
+    "openvino": ("openvino",
                  DECODES_8 + ["decode E2M1", "convert F32_TO_F16_RNE", "convert F32_TO_E2M1_RNE_SATFINITE"],
                  ["convert F32_TO_E4M3FN_RNE_SATFINITE"],
                  # BF16 drops the sticky bits below the tie, can turn a NaN into infinity or carry
@@ -81,13 +82,13 @@ ADAPTERS = {
                   ("convert F32_TO_E4M3FN_RNE_OVF_NAN 43e80001 43f00000 7f800000", "7e 7f 7f")]),
     # Static shapes: another BF16 kernel, round-to-nearest-even with the recipe's NaNs, but subnormal
     # results flushed to zero (0x00010000 -> 0x0001, 0x007fffff -> 0x0080 by the recipe).
-    "openvino-static": (["openvino_adapter.py", "static"], "openvino", "openvino-static",
+    "openvino-static": ("openvino-static",
                         DECODES_8 + ["decode E2M1", "convert F32_TO_F16_RNE", "convert F32_TO_E2M1_RNE_SATFINITE"],
                         ["convert F32_TO_E4M3FN_RNE_SATFINITE"],
                         [("convert F32_TO_BF16_RNE 3f808001 7f800001 7fff800a ff812345 00010000 007fffff",
                           "3f81 7fc0 7fff ffc1 0000 0000"),
                          ("convert F32_TO_E4M3FN_RNE_OVF_NAN 43e80001 43f00000 7f800000", "7e 7f 7f")]),
-    "onnxruntime": (["onnx_adapter.py", "runtime"], "onnxruntime", "onnxruntime",
+    "onnxruntime": ("onnxruntime",
                     DECODES_8 + CONVERTS_16 + ["convert F32_TO_E4M3FN_RNE_SATFINITE", "convert F32_TO_E4M3FN_RNE_OVF_NAN",
                                                "reconstruct FP8_E4M3FN_ROW_BF16S", "dequantize FP8_E4M3FN_ROW_BF16S"],
                     ["decode E2M1", "convert F32_TO_E2M1_RNE_SATFINITE", "reconstruct NVFP4"],
@@ -95,7 +96,7 @@ ADAPTERS = {
                     # Cast saturate=0 saturates [480, 496) instead of overflowing to NaN
                     [("reconstruct FP8_E4M3FN_ROW_BF16S 7f:3f80", "7fc00000"),
                      ("convert F32_TO_E4M3FN_RNE_OVF_NAN 43f00000 c3f7ffff 43f80000", "7e fe 7f")]),
-    "onnx-reference": (["onnx_adapter.py", "reference"], "onnx", "onnx-reference",
+    "onnx-reference": ("onnx-reference",
                        DECODES_8 + ["decode E2M1"] + CONVERTS_16 +
                        ["convert F32_TO_E4M3FN_RNE_SATFINITE", "convert F32_TO_E4M3FN_RNE_OVF_NAN",
                         "convert F32_TO_E2M1_RNE_SATFINITE", "reconstruct FP8_E4M3FN_ROW_BF16S",
@@ -103,7 +104,7 @@ ADAPTERS = {
                        ["reconstruct NVFP4"],
                        # F16 keeps a signalling NaN signalling (recipe: quiet bit forced)
                        [("convert F32_TO_F16_RNE 7fa00000", "7d00")]),
-    "torchao": (["torchao_adapter.py"], "torchao", "torchao",
+    "torchao": ("torchao",
                 ["decode E2M1", "reconstruct NVFP4", "dequantize NVFP4"],
                 ["decode BF16", "convert F32_TO_BF16_RNE", "reconstruct FP8_E4M3FN_ROW_BF16S"],
                 # multiply by float32(1/d_w) after rounding P * e4m3: 0.5 * 1.75 / 1.5 is 0x3f155555
@@ -111,7 +112,7 @@ ADAPTERS = {
                 # 0 * inf = NaN; K = 1 is not a whole block (unsupported)
                 [("reconstruct NVFP4 1:3e:3fc00000 8:27:00000001", "3f155556 ffc00000"),
                  ("dequantize NVFP4 1x1 a 7e 3fc00000", None)]),
-    "compressed-tensors": (["compressed_tensors_adapter.py"], "compressed_tensors", "compressed-tensors",
+    "compressed-tensors": ("compressed-tensors",
                            ["decode E2M1", "reconstruct NVFP4", "dequantize NVFP4"],
                            ["decode BF16", "convert F32_TO_BF16_RNE", "reconstruct FP8_E4M3FN_ROW_BF16S"],
                            # divides the block scale by d_w first, then multiplies: 1.5 * 1.625 / 1.25
@@ -119,7 +120,7 @@ ADAPTERS = {
                            # 1.25) * 1.5; a subnormal d_w makes the quotient infinite: -0 * inf = NaN
                            [("reconstruct NVFP4 3:3d:3fa00000 8:27:00000001", "3ff99999 ffc00000"),
                             ("dequantize NVFP4 1x1 a 7e 3fc00000", None)]),
-    "modelopt": (["modelopt_adapter.py"], "modelopt", "modelopt",
+    "modelopt": ("modelopt",
                  ["reconstruct NVFP4"],
                  ["decode BF16", "convert F32_TO_BF16_RNE", "reconstruct FP8_E4M3FN_ROW_BF16S"],
                  # its E2M1 table decodes 0x8 as +0 (spec: -0); multiply by float32(1/d_w) after
@@ -133,7 +134,11 @@ ADAPTERS = {
 }
 
 src, which = sys.argv[1], sys.argv[2]
-script, module, name, provides, declines, departures = ADAPTERS[which]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import implementations  # noqa: E402
+row = implementations.by_name()[which]
+name, provides, declines, departures = ADAPTERS[which]
+module = row["module"]
 python = os.path.join(src, ".venv", "bin", "python")
 if not os.access(python, os.X_OK):
     print("SKIPPED: no %s; run scripts/install-thirdparty" % python)
@@ -146,7 +151,8 @@ if probe.returncode:
 
 cases = [SPEC[c] for c in provides] + [(SPEC[c][0], None) for c in declines] + departures
 cases += [("frobnicate 1", None), ("encode Q4G64_F16S FP32 1x2 3f800000,bf000000", None)]
-cmd = [python, os.path.join(src, "targets", "thirdparty", script[0])] + script[1:]
+cmd = [python, os.path.join(src, "targets", "thirdparty", row["adapter"]["pipe"])] + row["adapter"].get("args", [])
+os.environ.update(row["adapter"].get("env", {}))
 passed = failed = 0
 
 

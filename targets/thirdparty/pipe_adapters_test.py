@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Speaks the pipe protocol (runners/PIPE.md) to the ml_dtypes, gfloat, numpy, gguf and pyarrow adapters and checks
-hand-derived values (same derivations as spec_cases.h), plus each library's documented
+"""Speaks the pipe protocol (runners/PIPE.md) to the pipe adapters of the rows of implementations.json
+whose adapter_test is this file (ml_dtypes, gfloat, numpy, gguf, pyarrow) and checks hand-derived values (same derivations as spec_cases.h), plus each library's documented
 departures (NaN and overflow conventions) so a change in either shows up.
 
 usage: pipe_adapters_test.py SOURCE_DIR   (exit 77 = skipped: no .venv, run scripts/install-thirdparty)
@@ -56,40 +56,44 @@ NUMPY_F16 = F16 + [
     ("decode F16 7c01 fe01", "7f802000 ffc02000"),
 ]
 
-# What each adapter answers: (hello name, what its version must contain, cases).
+# What each row's adapter answers: (hello name, what its version must contain, cases).
 ADAPTERS = {
-    "ml_dtypes_adapter.py": ("ml_dtypes", "+numpy-", COMMON + [
+    "ml_dtypes": ("ml_dtypes", "+numpy-", COMMON + [
         # ml_dtypes has no saturating e4m3fn cast and no binary16 of its own.
         ("convert F32_TO_E4M3FN_RNE_SATFINITE 3f800000", None),
         ("decode F16 3c00", None),
         # Documented: overflow and infinity -> NaN (OVF_NAN profile), sign kept.
         ("convert F32_TO_E4M3FN_RNE_OVF_NAN 43fa0000 c3fa0000 7f800000 ff800000", "7f ff 7f ff"),
     ]),
-    "gfloat_adapter.py": ("gfloat", "+numpy-", COMMON + F16 + [
+    "gfloat": ("gfloat", "+numpy-", COMMON + F16 + [
         ("convert F32_TO_E4M3FN_RNE_SATFINITE 3f800000 43fa0000 7f800000 ff800000 43e80000 3a800000 3b400000 3ac00000 80000000",
          "38 7e 7e fe 7e 00 02 01 80"),
     ]),
-    "numpy_adapter.py": ("numpy", ".", NUMPY_F16 + [
+    "numpy": ("numpy", ".", NUMPY_F16 + [
         # NumPy has no bfloat16 or 8-bit float types.
         ("decode BF16 3f80", None),
         ("convert F32_TO_BF16_RNE 3f800000", None),
         ("convert F32_TO_E4M3FN_RNE_SATFINITE 3f800000", None),
     ]),
     # gguf-py's F16 is NumPy's cast.
-    "gguf_adapter.py": ("gguf", "+numpy-", NUMPY_F16 + BF16 + [
+    "gguf": ("gguf", "+numpy-", NUMPY_F16 + BF16 + [
         # The BF16 NaN rule of docs/recipes.md, which gguf-py's code follows: sign and top fraction
         # bits kept, quiet bit set (a signalling NaN becomes quiet).
         ("convert F32_TO_BF16_RNE 7f800001 ff812345 7fc00000", "7fc0 ffc1 7fc0"),
         ("decode E4M3FN 38", None),
     ]),
     # Arrow C++'s own float16 code, with the same NaN profile as NumPy's.
-    "pyarrow_adapter.py": ("pyarrow", "+numpy-", NUMPY_F16 + [
+    "pyarrow": ("pyarrow", "+numpy-", NUMPY_F16 + [
         ("decode BF16 3f80", None),
         ("convert F32_TO_BF16_RNE 3f800000", None),
     ]),
 }
 
 passed = failed = 0
+# The adapter each row runs (its script, arguments and environment) is the row's.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import implementations  # noqa: E402
+ROWS = {r["name"]: r for r in implementations.rows() if r.get("adapter_test") == os.path.basename(__file__)}
 
 
 def check(ok, what):
@@ -101,22 +105,34 @@ def check(ok, what):
         print("FAIL:", what)
 
 
-for script, (name, version_mark, cases) in ADAPTERS.items():
+check(set(ROWS) == set(ADAPTERS), "rows of implementations.json tested here %s, cases for %s" % (sorted(ROWS), sorted(ADAPTERS)))
+
+
+def command(row):
+    """The row's adapter command and environment (implementations.target_spec's pipe: COMMAND)."""
+    a = ROWS[row]["adapter"]
+    return ([python, os.path.join(src, "targets", "thirdparty", a["pipe"])] + a.get("args", []),
+            dict(os.environ, **a.get("env", {})))
+
+
+for row, (name, version_mark, cases) in ADAPTERS.items():
+    if row not in ROWS:
+        continue
     requests = ["hello 1"] + [r for r, _ in cases]
-    proc = subprocess.run([python, os.path.join(src, "targets", "thirdparty", script)],
-                          input="".join(r + "\n" for r in requests), capture_output=True,
-                          text=True, timeout=50)
+    cmd, env = command(row)
+    proc = subprocess.run(cmd, input="".join(r + "\n" for r in requests), capture_output=True,
+                          text=True, timeout=50, env=env)
     lines = proc.stdout.splitlines()
-    check(proc.returncode == 0, "%s exit status %d: %s" % (script, proc.returncode, proc.stderr[-500:]))
-    check(len(lines) == len(requests), "%s answered %d lines for %d requests" % (script, len(lines), len(requests)))
+    check(proc.returncode == 0, "%s exit status %d: %s" % (row, proc.returncode, proc.stderr[-500:]))
+    check(len(lines) == len(requests), "%s answered %d lines for %d requests" % (row, len(lines), len(requests)))
     if not lines:
         continue
     hello = lines[0].split(" ")
     check(len(hello) == 3 and hello[:2] == ["ok", name] and version_mark in hello[2],
-          "%s hello: %r" % (script, lines[0]))
+          "%s hello: %r" % (row, lines[0]))
     for (request, expect), got in zip(cases, lines[1:]):
         want = "unsupported" if expect is None else "ok " + expect
-        check(got == want, "%s: %s\n  want %s\n  got  %s" % (script, request, want, got))
+        check(got == want, "%s: %s\n  want %s\n  got  %s" % (row, request, want, got))
 
 
 def words_le(tokens):
@@ -133,17 +149,19 @@ def binary_request(request):
 # sweeps use: the answer must be `ok` + the same words (+ one validity byte each for decode), an
 # unsupported request's payload must be consumed (the next request still answers), and the
 # session must end cleanly.
-for script, (name, _, cases) in ADAPTERS.items():
+for row, (name, _, cases) in ADAPTERS.items():
+    if row not in ROWS:
+        continue
     word_cases = [(r, e) for r, e in cases if r.split(" ")[0] in ("decode", "convert")]
     stream = b"hello 1\nbinary 1\n" + b"".join(binary_request(r) for r, _ in word_cases) + b"hello 1\n"
-    proc = subprocess.run([python, os.path.join(src, "targets", "thirdparty", script)], input=stream,
-                          capture_output=True, timeout=50)
+    cmd, env = command(row)
+    proc = subprocess.run(cmd, input=stream, capture_output=True, timeout=50, env=env)
     out = proc.stdout
-    check(proc.returncode == 0, "%s binary session exit status %d: %s" % (script, proc.returncode, proc.stderr[-500:]))
+    check(proc.returncode == 0, "%s binary session exit status %d: %s" % (row, proc.returncode, proc.stderr[-500:]))
     hello = out.split(b"\n", 1)[0]
-    check(hello.startswith(b"ok " + name.encode()), "%s binary session hello: %r" % (script, hello))
+    check(hello.startswith(b"ok " + name.encode()), "%s binary session hello: %r" % (row, hello))
     out = out[len(hello) + 1:]
-    check(out.startswith(b"ok\n"), "%s: binary 1 answered %r" % (script, out[:20]))
+    check(out.startswith(b"ok\n"), "%s: binary 1 answered %r" % (row, out[:20]))
     out = out[3:]
     for request, expect in word_cases:
         n = len(request.split(" ")) - 2
@@ -151,9 +169,9 @@ for script, (name, _, cases) in ADAPTERS.items():
             want = b"unsupported\n"
         else:
             want = b"ok\n" + words_le(expect) + (b"\x01" * n if request.startswith("decode") else b"")
-        check(out[:len(want)] == want, "%s: bin %s\n  want %r\n  got  %r" % (script, request, want, out[:len(want)]))
+        check(out[:len(want)] == want, "%s: bin %s\n  want %r\n  got  %r" % (row, request, want, out[:len(want)]))
         out = out[len(want):]
-    check(out.startswith(b"ok " + name.encode()), "%s: the session after the binary batches: %r" % (script, out[:40]))
+    check(out.startswith(b"ok " + name.encode()), "%s: the session after the binary batches: %r" % (row, out[:40]))
 
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

@@ -139,6 +139,14 @@ expect 1 "certificate.json: sha256" verify "$work/forged"
 (cd "$work/forged" && sha256sum certificate.json certificate.md >certificate.sha256)
 expect 1 "conformant is false, overall says conformant" verify "$work/forged"
 expect 2 "certificate.sha256" verify "$work/nothing-here"
+# A folder copied without its digest: --write-digest writes the one certify wrote, byte for byte.
+cp -r "$cert" "$work/undigested"
+rm "$work/undigested/certificate.sha256"
+expect 2 "certificate.sha256" verify "$work/undigested"
+expect 0 "certificate checks" verify --write-digest "$work/undigested"
+cmp -s "$cert/certificate.sha256" "$work/undigested/certificate.sha256" ||
+  fail "verify --write-digest did not write the digest certify wrote"
+expect 2 "usage" verify --write-digest
 if command -v ssh-keygen >/dev/null; then
   # Detached signatures with a standard tool (docs/certifications/README.md), no crypto of ours.
   ssh-keygen -q -t ed25519 -N '' -C signer -f "$work/key" >/dev/null
