@@ -50,6 +50,15 @@ expect 2 "inside the corpus being read" replay --target cpu --corpus "$small" --
 ln -s "$small/MANIFEST.json" "$work/m-link.json"
 expect 2 "inside the corpus being read" replay --target cpu --corpus "$small" --json "$work/m-link.json"
 expect 2 "inside the corpus being read" certify --target cpu --corpus "$small" --allow-modified-corpus --out "$small"
+# Not beside the suites either, nor in a folder of the corpus, nor through a link into it
+# (issue 35 item 2 as asked: any output path inside the corpus folder).
+expect 2 "inside the corpus being read" replay --target cpu --corpus "$small" --json "$small/report.json"
+expect 2 "inside the corpus being read" replay --target cpu --corpus "$small" --junit "$small/sub/j.xml"
+ln -s "$small" "$work/corpus-link"
+expect 2 "inside the corpus being read" replay --target cpu --corpus "$small" --json "$work/corpus-link/r.json"
+expect 2 "inside the corpus being read" certify --target cpu --corpus "$small" --allow-modified-corpus --out "$small/cert"
+expect 2 "inside the corpus being read" certify --target cpu --corpus "$work/corpus-link" --allow-modified-corpus --out "$small/cert"
+[ -e "$small/report.json" ] || [ -e "$small/sub" ] || [ -e "$small/cert" ] && fail "a report inside the corpus was written"
 expect 2 "names the same file as" replay --target cpu --corpus "$small" --json "$work/x" --junit "$work/x"
 expect 2 "names the same file as" replay --target cpu --corpus "$small" --json "$work/x" --junit "$work/./x"
 [ -e "$small/new.vec.zst" ] || [ -e "$work/x" ] && fail "a refused report was written"

@@ -1,6 +1,11 @@
 #!/bin/sh
 # Hostile pipe adapters, one per mode ($1), each answering well-formed lines in the wrong way:
-#   twice   answers every request twice (all-zero words, the right token count)
+#   twice   answers every request twice (all-zero words, the right token count), both lines in one
+#           write(2): the runner finds the second in its buffer as it reads the first, however
+#           the machine schedules the two processes (two echos let a loaded runner read the first
+#           line, then take the second, arriving later, for the next request's answer)
+#   twice-late  answers every request twice in two writes 0.3 s apart: the second answer comes
+#           after the runner has sent the next request and is read as its answer
 #   escape  names itself, errors and writes stderr with terminal escape sequences (clear screen)
 #   hello2  answers hello twice, then answers requests normally
 #   stall   writes its pid (its process group) to file $2, answers hello, then stalls on the first
@@ -40,7 +45,8 @@ while read -r line; do
     if [ "$mode" = upper ]; then out="$out 7FC00000"; else out="$out 00000000"; fi
   done
   case $mode in
-    twice) echo "$out"; echo "$out" ;;
+    twice) printf '%s\n%s\n' "$out" "$out" | dd bs=4M iflag=fullblock status=none ;;
+    twice-late) echo "$out"; sleep 0.3; echo "$out" ;;
     escape) echo "error ${esc}[2Jcleared ${esc}[1;1Hscreen" ;;
     garbage) echo "${esc}[2Jgarbage" ;;
     *) echo "$out" ;;

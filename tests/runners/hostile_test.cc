@@ -17,7 +17,7 @@ using namespace nc::runners::test;
 namespace {
 std::string replay(const std::string& corpus, const std::string& target, const std::string& dir) {
   return std::string("timeout 120 '") + NC_TEST_CLI + "' replay --timeout 5 --corpus " + corpus + " --target '" +
-         target + "' --json " + dir + "/r.json >" + dir + "/out.txt 2>" + dir + "/err.txt";
+         target + "' --json " + reports_dir(dir) + "/r.json >" + dir + "/out.txt 2>" + dir + "/err.txt";
 }
 std::string hostile(const std::string& mode) { return std::string("pipe:sh ") + NC_TEST_HOSTILE_ADAPTER + " " + mode; }
 size_t count(const std::string& text, const std::string& what) {
@@ -40,7 +40,7 @@ TEST_CASE("a plugin printing answer lines to its stdout is heard on stderr, neve
 TEST_CASE("a plugin returning NC_OK without writing its answers is a target error, not judged on zeros", "[hostile]") {
   const std::string corpus = make_corpus();
   CHECK(run_status(replay(corpus, std::string("plugin:") + NC_TEST_PLUGIN_UNWRITTEN, corpus)) == 1);
-  const std::string json = read_text(corpus + "/r.json");
+  const std::string json = read_text(reports_dir(corpus) + "/r.json");
   CHECK(json.find("entry point returned NC_OK without writing") != std::string::npos);
   CHECK(json.find("\"wrong_value\"") == std::string::npos);
 }
@@ -48,7 +48,7 @@ TEST_CASE("a plugin returning NC_OK without writing its answers is a target erro
 TEST_CASE("uppercase hex answer words are a protocol error, never judged as values", "[hostile]") {
   const std::string corpus = make_corpus();
   CHECK(run_status(replay(corpus, hostile("upper"), corpus)) == 1);
-  const std::string json = read_text(corpus + "/r.json");
+  const std::string json = read_text(reports_dir(corpus) + "/r.json");
   CHECK(json.find("protocol error: uppercase hex in an answer") != std::string::npos);
   // Every binary32 answer of decode.E4M3FN is a target error; none is judged as a value.
   const nlohmann::json j = nlohmann::json::parse(json);
@@ -83,7 +83,7 @@ TEST_CASE("a daemon an adapter started in a session of its own does not outlive 
 TEST_CASE("an adapter answering every request twice is out of step in every suite, and the run goes on", "[hostile]") {
   const std::string corpus = make_corpus();
   CHECK(run_status(replay(corpus, hostile("twice"), corpus)) == 1);
-  const std::string json = read_text(corpus + "/r.json");
+  const std::string json = read_text(reports_dir(corpus) + "/r.json");
   CHECK(count(json, "\"suite\":") == 3);
   CHECK(count(json, "\"target_problem\": \"protocol out of step") == 3);
 }
@@ -97,19 +97,35 @@ TEST_CASE("an adapter answering hello twice cannot start: a run error, not a mis
 // The committed corpus's decode.BF16 takes 16 requests of 4096 words (36 KiB answers): doubled
 // answers fill the pipe back to the runner while it is still writing the next request. This hung
 // the runner on both writes before requests were written under poll() and the deadline.
+// The adapter writes both answers in one write(2), so the runner meets the second as it reads the
+// first, on a loaded machine too. (It once wrote them with two echos: when the runner read the first
+// line before the second was written, the late copy was taken for the next request's answer, the
+// problem became a wrong token count and this test failed under load; the next test keeps that case.)
 TEST_CASE("doubled answers to large requests do not deadlock the runner", "[hostile]") {
   const std::string dir = make_corpus();
   CHECK(run_status(replay(std::string(NC_DEFAULT_CORPUS_DIR) + " --suite decode.BF16", hostile("twice"), dir)) == 1);
-  const std::string json = read_text(dir + "/r.json");
+  const std::string json = read_text(reports_dir(dir) + "/r.json");
   CHECK(json.find("\"target_problem\": \"protocol out of step") != std::string::npos);
   CHECK(json.find("on the request starting at case decode.BF16:") != std::string::npos);
+}
+
+// Second answers that come late (0.3 s after the first, so after the runner sent the next request)
+// are read as the next request's answers. Where the runner finds it out depends on timing (a second
+// line in the buffer, a token count that does not match a short request, or the hello after the
+// suite); that it finds it, and ends, does not.
+TEST_CASE("late doubled answers to large requests are a target problem, and the runner ends", "[hostile]") {
+  const std::string dir = make_corpus();
+  CHECK(run_status(replay(std::string(NC_DEFAULT_CORPUS_DIR) + " --suite decode.BF16", hostile("twice-late"), dir)) == 1);
+  const nlohmann::json j = nlohmann::json::parse(read_text(reports_dir(dir) + "/r.json"));
+  REQUIRE(j.at("suites").size() == 1);
+  CHECK_FALSE(j.at("suites")[0].at("target_problem").get<std::string>().empty());
 }
 
 TEST_CASE("escape sequences a target writes are repeated escaped, on the terminal and in reports", "[hostile]") {
   const std::string corpus = make_corpus();
   CHECK(run_status(replay(corpus, hostile("escape"), corpus)) == 1);
   const std::string out = read_text(corpus + "/out.txt"), err = read_text(corpus + "/err.txt");
-  const std::string json = read_text(corpus + "/r.json");
+  const std::string json = read_text(reports_dir(corpus) + "/r.json");
   for (const std::string* text : {&out, &err, &json}) {
     CHECK(text->find('\033') == std::string::npos);
     CHECK(text->find("\\u001b") == std::string::npos);  // JSON's escape of a raw ESC
@@ -129,7 +145,7 @@ TEST_CASE("an adapter's stderr is repeated up to a cap, the rest counted", "[hos
   const std::string err = read_text(corpus + "/err.txt");
   CHECK(err.size() < (size_t(1) << 20) + 100000);  // the cap, plus the prefix of each 4 KiB piece
   CHECK_THAT(err, Catch::Contains("more bytes not shown (at most 1048576 per target)"));
-  const std::string json = read_text(corpus + "/r.json");
+  const std::string json = read_text(reports_dir(corpus) + "/r.json");
   CHECK(count(json, "\"target_problem\": \"\"") == 3);  // none, in each of the 3 suites
 }
 
@@ -137,7 +153,7 @@ TEST_CASE("an adapter's stderr is repeated up to a cap, the rest counted", "[hos
 TEST_CASE("a malformed answer is quoted escaped once", "[hostile]") {
   const std::string corpus = make_corpus();
   CHECK(run_status(replay(corpus, hostile("garbage"), corpus)) == 1);
-  const std::string json = read_text(corpus + "/r.json");
+  const std::string json = read_text(reports_dir(corpus) + "/r.json");
   CHECK(json.find("malformed response '\\\\x1b[2Jgarbage'") != std::string::npos);  // JSON escapes the backslash
   CHECK(json.find("x5c") == std::string::npos);
 }
@@ -150,7 +166,7 @@ TEST_CASE("an adapter writing an answer without end is cut off by the line cap, 
   std::string command = replay(corpus, hostile("flood"), corpus);
   command.replace(command.find("--timeout 5"), 11, "--timeout 300");
   CHECK(run_status(command) == 1);
-  const std::string json = read_text(corpus + "/r.json");
+  const std::string json = read_text(reports_dir(corpus) + "/r.json");
   CHECK(count(json, "\"target_problem\": \"answer line longer than 67108864 bytes without a newline (starts 'xxxx") == 3);
 }
 
