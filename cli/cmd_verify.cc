@@ -56,6 +56,21 @@ std::string with_identity(const std::string& certificate_json, const std::string
     t["file_sha256"] = file_sha256(f);
   }
   if (j.contains("target")) t["reports"] = j["target"];  // the name and version the target gave in hello
+  // What the target says of its libraries and configuration (`info 1`, runners/PIPE.md:
+  // numpy=1.26.4 blas=openblas-0.3.21 ...), KEY -> VALUE; a plugin's table has only the name and
+  // version above, so for it this is empty.
+  nlohmann::ordered_json info = nlohmann::ordered_json::object();
+  if (j.contains("environment") && j["environment"].contains("target_info")) {
+    const std::string text = j["environment"]["target_info"].get<std::string>();
+    for (size_t at = 0; at < text.size();) {
+      const size_t end = std::min(text.find(' ', at), text.size());
+      const std::string token = text.substr(at, end - at);
+      const size_t eq = token.find('=');
+      if (!token.empty()) info[token.substr(0, eq)] = eq == token.npos ? "" : token.substr(eq + 1);
+      at = end + 1;
+    }
+  }
+  t["info"] = info;
   id["target"] = t;
   nlohmann::ordered_json cmd = nlohmann::ordered_json::array({"ninfer-conform", command});
   // Where the certificate was written is not part of what it certifies: --out's value is DIR, so

@@ -142,6 +142,23 @@ expect 0 "certificate checks" verify "$cert"
 grep -q '"build_sha256": "[0-9a-f]\{64\}"' "$cert/certificate.json" || fail "certificate.json has no build id"
 grep -q '"kind": "cpu"' "$cert/certificate.json" || fail "certificate.json does not name the target kind"
 grep -q '"command_line"' "$cert/certificate.json" || fail "certificate.json has no command line"
+# The library versions and configuration a target reports (PIPE.md `info 1`) are in the identity.
+cat >"$work/info_adapter.sh" <<'EOF2'
+while read -r line; do
+  case $line in
+    hello*) echo "ok info-adapter 2.5" ;;
+    "info 1") echo "ok libexample=2.5.1 blas=openblas-0.3.21 threads=1" ;;
+    *) echo unsupported ;;
+  esac
+done
+EOF2
+expect 1 "" certify --target "pipe:sh $work/info_adapter.sh" --corpus "$small" --allow-modified-corpus --out "$work/cert-info" --jobs 1
+python3 - "$work/cert-info/certificate.json" <<'EOF2' || fail "the identity lacks the versions the target reported"
+import json, sys
+t = json.load(open(sys.argv[1]))["identity"]["target"]
+assert t["info"] == {"libexample": "2.5.1", "blas": "openblas-0.3.21", "threads": "1"}, t
+assert t["reports"] == {"name": "info-adapter", "version": "2.5"}, t
+EOF2
 cp -r "$cert" "$work/forged"
 sed -i 's/"conformant": true/"conformant": false/' "$work/forged/certificate.json"
 expect 1 "certificate.json: sha256" verify "$work/forged"
