@@ -16,6 +16,7 @@
 #   upper   answers every word with uppercase hex (7FC00000), which runners/PIPE.md forbids
 #   escape-session  starts a daemon in a session of its own (setsid), writes its pid to file $2,
 #           then answers every word with zeros
+#   spin-session  as escape-session, but the daemon spins (busy loop) and appends its pid to $2
 #   chatty  writes 2 MB of stderr before each answer (all-zero words), and answers hello properly
 mode=$1
 esc=$(printf '\033')
@@ -23,6 +24,11 @@ esc=$(printf '\033')
 if [ "$mode" = escape-session ]; then
   setsid sleep 600 </dev/null >/dev/null 2>&1 &
   echo $! > "$2"
+fi
+if [ "$mode" = spin-session ]; then
+  # setsid(1) execs in place here (a background job of a non-interactive shell leads no group): $! is the spinner
+  setsid sh -c 'while :; do :; done' </dev/null >/dev/null 2>&1 &
+  echo $! >> "$2"
 fi
 read -r hello
 case $mode in

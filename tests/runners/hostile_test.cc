@@ -7,8 +7,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdio>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "corpus_fixture.h"
 
@@ -197,5 +200,60 @@ TEST_CASE("a runner ended by SIGTERM, SIGINT or SIGKILL takes its stalled pipe a
     CHECK(run_status("bash " + dir + "/run.sh") == 0);
     // The runner died of the signal (128 + its number), as it would have without the handler.
     CHECK(read_text(dir + "/rc") == (sig == "TERM" ? "143\n" : sig == "INT" ? "130\n" : "137\n"));
+  }
+}
+
+namespace {
+// Every pid in `file` (one a line) has ended: gone, or a zombie of init's for a moment. Those still
+// running are killed, so that a failing test leaves nothing spinning.
+bool all_ended(const std::string& file) {
+  std::vector<pid_t> pids;
+  std::istringstream in(read_text(file));
+  for (long pid; in >> pid;) pids.push_back(pid_t(pid));
+  if (pids.empty()) return false;  // the target never got to start what the test is about
+  bool ended = true;
+  for (pid_t pid : pids) {
+    bool gone = false;
+    for (int i = 0; i < 50 && !gone; ++i) {
+      gone = kill(pid, 0) != 0 || read_text("/proc/" + std::to_string(pid) + "/stat").find(") Z") != std::string::npos;
+      if (!gone) usleep(100000);
+    }
+    if (!gone) kill(pid, SIGKILL), ended = false;
+  }
+  return ended;
+}
+}  // namespace
+
+// Issue 35 item 9: a process that calls setsid() leaves the target's process group and session, out
+// of reach of the group kill; the runner, the child subreaper, ends it when its command returns.
+// Each command here runs a target whose descendant (or the plugin host itself) did so and spins.
+TEST_CASE("no process a target moved to a session of its own outlives replay, sweep or certify",
+          "[hostile]") {
+  const std::string corpus = make_corpus();
+  const std::string out = reports_dir(corpus);
+  const std::string daemon = std::string("plugin:") + NC_TEST_PLUGIN_DAEMON;
+  const std::string self = std::string("plugin:") + NC_TEST_PLUGIN_SETSID;
+  const std::string pipe = hostile("spin-session") + " " + out + "/pids";
+  struct Run {
+    std::string name, args;
+    int rc;
+  };
+  const std::vector<Run> runs = {
+      {"replay, daemon", "replay --corpus " + corpus + " --target " + daemon, 0},
+      {"sweep, daemon", "sweep decode.E4M3FN --no-geometry --jobs 1 --target " + daemon, 0},
+      {"certify, daemon", "certify --allow-modified-corpus --corpus " + corpus + " --target " + daemon + " --out " + out + "/c1", 0},
+      // The host itself spins in a session of its own: the timeout ends the request, the subreaper the host.
+      {"replay, host", "replay --timeout 1 --corpus " + corpus + " --target " + self, 1},
+      {"certify, host", "certify --timeout 1 --allow-modified-corpus --corpus " + corpus + " --target " + self + " --out " + out + "/c2", 1},
+      {"replay, adapter", "replay --jobs 1 --corpus " + corpus + " --target '" + pipe + "'", 1},
+      {"sweep, adapter", "sweep decode.E4M3FN --no-geometry --jobs 1 --target '" + pipe + "'", 1},
+      {"certify, adapter", "certify --jobs 1 --allow-modified-corpus --corpus " + corpus + " --target '" + pipe + "' --out " + out + "/c3", 1},
+  };
+  for (const Run& r : runs) {
+    INFO(r.name);
+    std::remove((out + "/pids").c_str());
+    CHECK(run_status("NC_TEST_PID_FILE=" + out + "/pids timeout 120 '" + NC_TEST_CLI + "' " + r.args + " >" + out +
+                     "/out.txt 2>&1") == r.rc);
+    CHECK(all_ended(out + "/pids"));
   }
 }
