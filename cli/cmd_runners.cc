@@ -312,7 +312,7 @@ int certify_command(int argc, char** argv) {
       std::string wrong = !d ? "a domain this build does not know"
                           : s.op != d->op() ? "of op '" + s.op + "', not " + d->op()
                           : s.reference != reference ? "judged by " + s.reference + ", not " + reference
-                          : s.shard.count != 1 ? "only shard " + std::to_string(s.shard.index) + "/" + std::to_string(s.shard.count)
+                          : s.shard.count != 1 ? "PARTIAL, only shard " + std::to_string(s.shard.index) + "/" + std::to_string(s.shard.count)
                           : s.target != named_plugin_target(a.target) ? "of target " + s.target
                           : s.target_name != r.target_name || s.target_version != r.target_version
                               ? "of " + s.target_name + " " + s.target_version + " (the target now says " + r.target_name +

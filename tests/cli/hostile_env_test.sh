@@ -188,7 +188,16 @@ cases=$((cases + 1))
 GTEST_TOTAL_SHARDS=4 GTEST_SHARD_INDEX=1 "$bin" sweep decode.E4M3FN --target cpu --jobs 1 --json "$work/shard.json" \
   >"$work/out" 2>&1 || fail "a sharded sweep failed: $(head -c 300 "$work/out")"
 grep -q "^PARTIAL: shard 1/4 (from GoogleTest sharding" "$work/out" || fail "a sharded sweep does not say PARTIAL: $(tail -n 2 "$work/out")"
-expect 2 "only shard 1/4" certify --target cpu --corpus "$small" --allow-modified-corpus --jobs 1 --sweep-report "$work/shard.json" --out "$work/cert-shard"
+python3 - "$work/shard.json" <<'EOF2' || fail "a shard's JSON report does not say PARTIAL"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["partial"] is True and r["shard_fraction"] == 0.25 and r["scope"].startswith("PARTIAL: shard 1/4 covers inputs 64..128 of 256"), r
+EOF2
+grep -q "^decode.E4M3FN \[PARTIAL: shard 1/4: 64..128\]" "$work/out" || fail "the shard's summary line does not say PARTIAL: $(head -n 1 "$work/out")"
+# A report whose "partial" was edited away (or whose shard was) is malformed, and not certified.
+sed 's/"partial": true/"partial": false/' "$work/shard.json" >"$work/shard-edited.json"
+expect 2 "does not agree with" certify --target cpu --corpus "$small" --allow-modified-corpus --jobs 1 --sweep-report "$work/shard-edited.json" --out "$work/cert-shard"
+expect 2 "PARTIAL, only shard 1/4" certify --target cpu --corpus "$small" --allow-modified-corpus --jobs 1 --sweep-report "$work/shard.json" --out "$work/cert-shard"
 
 echo "$cases cases"
 [ $fails -eq 0 ] && echo "the runner holds in a hostile environment"
