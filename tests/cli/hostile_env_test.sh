@@ -3,9 +3,9 @@
 # planted link cannot redirect, reports that cannot overwrite the corpus or each other, one
 # manifest reader for every command, certificates written as one unit, failed writes to standard
 # output, MODIFIED on every verdict of a modified corpus, paths printed escaped.
-# Usage: hostile_env_test.sh path/to/ninfer-conform SOURCE_DIR
+# Usage: hostile_env_test.sh path/to/ninfer-conform SOURCE_DIR [GOOD_PLUGIN.so WRONG_BIT_PLUGIN.so]
 set -u
-bin="$1" src="$2"
+bin="$1" src="$2" plugin_good="${3:-}" plugin_wrong="${4:-}"
 work=$(mktemp -d)
 trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
 fails=0 cases=0
@@ -165,6 +165,19 @@ expect 1 "certificate.json: sha256" verify "$work/forged"
 (cd "$work/forged" && sha256sum certificate.json certificate.md >certificate.sha256)
 expect 1 "conformant is false, overall says conformant" verify "$work/forged"
 expect 2 "certificate.sha256" verify "$work/nothing-here"
+# verify --rerun certifies again as the identity says and names each difference.
+expect 0 "its re-run agrees" verify "$cert" --rerun
+if [ -n "$plugin_good" ]; then
+  cp "$plugin_good" "$work/p.so"
+  expect 0 "" certify --target "plugin:$work/p.so" --corpus "$small" --allow-modified-corpus --out "$work/cert-p" --jobs 1
+  expect 0 "its re-run agrees" verify "$work/cert-p" --rerun
+  cp "$plugin_wrong" "$work/p.so"  # the same path, another library: one result bit flipped
+  expect 1 "re-run differs: suite decode.E4M3FN fail: certificate 0, re-run 1" verify "$work/cert-p" --rerun
+  grep -q "re-run differs: conformant: certificate true, re-run false" "$work/out" || fail "verify --rerun does not name the verdict"
+  grep -q "re-run differs: identity target" "$work/out" || fail "verify --rerun does not name the changed .so"
+  rm "$work/p.so"
+  expect 2 "ended without a certificate" verify "$work/cert-p" --rerun
+fi
 if command -v ssh-keygen >/dev/null; then
   # Detached signatures with a standard tool (docs/certifications/README.md), no crypto of ours.
   ssh-keygen -q -t ed25519 -N '' -C signer -f "$work/key" >/dev/null
