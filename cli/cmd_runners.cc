@@ -12,6 +12,7 @@
 #include <ctime>
 #include <filesystem>
 #include <memory>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -208,6 +209,32 @@ bool outputs_writable(Args& a, bool certify) {
   return ok;
 }
 
+// A sweep report and the replay of the same certification meet on the corpus cases of "the same
+// domain" (README, Bad corpora, bad targets): for a decode.* or convert.* domain (the index of an
+// input is its word), the cases of the suites named DOMAIN or DOMAIN.* (the domain's op and word
+// type or recipe) whose input word the report covered: inside its shard's range and on its stride
+// lattice. Returns the distinct input words of those the replay failed (verdict fail; a target
+// error is no value judged), and the first such case in *first.
+std::set<uint64_t> replay_failures_in_domain(const ReplayResult& r, const sweep::Report& s, std::string* first) {
+  std::set<uint64_t> words;
+  const std::string op = s.op.substr(0, s.op.find(' '));
+  if (op != "decode" && op != "convert") return words;
+  const auto [begin, end] = sweep::shard_range(s.domain_size, s.shard);
+  for (const SuiteResult& suite : r.suites) {
+    if (suite.name != s.domain && suite.name.rfind(s.domain + ".", 0) != 0) continue;
+    for (const CaseResult& c : suite.failures) {
+      const size_t eq = c.inputs.find('=');
+      uint64_t w;
+      if (c.verdict != Verdict::Fail || eq == std::string::npos || c.inputs.find(' ') != std::string::npos ||
+          !parse_hex(std::string_view(c.inputs).substr(eq + 1), &w) || w < begin || w >= end || w % s.stride != 0)
+        continue;
+      if (words.empty()) *first = c.id + " (" + c.inputs + ", expected " + c.expect + ", actual " + c.actual + ")";
+      words.insert(w);
+    }
+  }
+  return words;
+}
+
 std::string self_exe() {
   char buf[4096];
   ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
@@ -321,6 +348,18 @@ int certify_command(int argc, char** argv) {
       if (!wrong.empty())
         return std::fprintf(stderr, "ninfer-conform certify: %s: %s is %s; certify takes whole-domain reports of %s swept by this build (merge --json joins shards)\n",
                             file.c_str(), s.domain.c_str(), wrong.c_str(), a.target.c_str()),
+               kExitUsage;
+      // The report must not contradict the replay just run: every input word of the same domain
+      // that the replay failed and the report covered is a mismatch (or in a failed batch) there.
+      std::string first;
+      const std::set<uint64_t> failed = replay_failures_in_domain(r, s, &first);
+      if (failed.size() > s.tally.mismatches() + s.tally.errored)
+        return std::fprintf(stderr,
+                            "ninfer-conform certify: %s: the sweep report of %s claims %llu mismatches, but this certification's\n"
+                            "replay failed %zu cases of the same domain on inputs the report covers (first: %s);\n"
+                            "a report that contradicts the replay is not certified\n",
+                            printable(file).c_str(), s.domain.c_str(), static_cast<unsigned long long>(s.tally.mismatches()),
+                            failed.size(), printable(first).c_str()),
                kExitUsage;
       sweeps.push_back({s.domain, std::move(s), ""});
     }

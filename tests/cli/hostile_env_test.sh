@@ -177,6 +177,27 @@ if [ -n "$plugin_good" ]; then
   grep -q "re-run differs: identity target" "$work/out" || fail "verify --rerun does not name the changed .so"
   rm "$work/p.so"
   expect 2 "ended without a certificate" verify "$work/cert-p" --rerun
+
+  # A sweep report is held to the replay of the same certification: a hand-edited report claiming 0
+  # mismatches in decode.E4M3FN while the replay fails decode.E4M3FN's 0x38 is refused, naming both.
+  cp "$plugin_wrong" "$work/w.so"
+  cases=$((cases + 1))
+  "$bin" sweep decode.E4M3FN --target "plugin:$work/w.so" --jobs 1 --json "$work/w-sweep.json" >/dev/null 2>&1
+  [ $? -eq 1 ] || fail "the wrong-bit sweep did not find its mismatch"
+  expect 1 "NOT CONFORMANT" certify --target "plugin:$work/w.so" --corpus "$small" --allow-modified-corpus --jobs 1 \
+    --sweep-report "$work/w-sweep.json" --out "$work/cert-w"
+  python3 - "$work/w-sweep.json" "$work/w-edited.json" <<'EOF2'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["mismatches"], r["classes"], r["first"] = 0, {}, []
+r["cells"]["mismatches"] = "0*256"
+json.dump(r, open(sys.argv[2], "w"), indent=2)
+EOF2
+  expect 2 "the sweep report of decode.E4M3FN claims 0 mismatches, but this certification's" certify \
+    --target "plugin:$work/w.so" --corpus "$small" --allow-modified-corpus --jobs 1 --sweep-report "$work/w-edited.json" --out "$work/cert-w2"
+  grep -q "w-edited.json" "$work/err" && grep -q "(first: decode.E4M3FN:.*word=38" "$work/err" ||
+    fail "the refusal does not name the report and the failed case: $(head -c 400 "$work/err")"
+  [ -e "$work/cert-w2" ] && fail "a certificate was written on a contradicted sweep report"
 fi
 if command -v ssh-keygen >/dev/null; then
   # Detached signatures with a standard tool (docs/certifications/README.md), no crypto of ours.
