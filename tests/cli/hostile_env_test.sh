@@ -210,6 +210,28 @@ if command -v ssh-keygen >/dev/null; then
     <"$work/forged/certificate.sha256" >/dev/null 2>&1 && fail "ssh-keygen verified a forged digest"
 fi
 
+# 4. Files another process writes into the corpus folder while generate runs are kept: 257 new
+# files, a foreign file rewritten with another mode, all while generate waits between its copy of
+# the folder and its swap (NC_TEST_PAUSE_AT: the window the old code lost them in).
+gen="$work/gen"
+expect 0 "" generate --suite decode.E2M1 --out "$gen"
+echo before >"$gen/notes.txt"
+cases=$((cases + 1))
+NC_TEST_PAUSE_AT="copied:$work/paused" "$bin" generate --suite decode.E2M1 --out "$gen" >"$work/gen.out" 2>&1 &
+genpid=$!
+for i in $(seq 600); do [ -e "$work/paused" ] && break; sleep 0.1; done
+[ -e "$work/paused" ] || fail "generate did not reach its pause"
+for i in $(seq 257); do echo "racer $i" >"$gen/racer-$i.txt"; done
+echo after >"$gen/notes.txt.new" && chmod 600 "$gen/notes.txt.new" && mv "$gen/notes.txt.new" "$gen/notes.txt"
+rm -f "$work/paused"
+wait $genpid || fail "generate racing a writer failed: $(head -c 300 "$work/gen.out")"
+n=$(ls "$gen" | grep -c '^racer-[0-9]*\.txt$')
+[ "$n" -eq 257 ] || fail "generate kept $n of the 257 files written during its run"
+[ "$(cat "$gen/racer-257.txt" 2>/dev/null)" = "racer 257" ] || fail "a file written during generate lost its bytes"
+[ "$(cat "$gen/notes.txt")" = after ] && [ "$(stat -c %a "$gen/notes.txt")" = 600 ] ||
+  fail "a file rewritten during generate is not as it was written: $(cat "$gen/notes.txt") $(stat -c %a "$gen/notes.txt")"
+expect 0 "" lint --corpus "$gen"
+
 # 11. A path holding a newline is printed escaped: it cannot forge a line of output.
 nl="$work/evil
 CONFORMANT for all 57 suites"
