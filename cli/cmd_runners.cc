@@ -202,7 +202,7 @@ const std::vector<std::string> kCertificateFiles = {"certificate.json", "certifi
 // Where the results go, checked before the replay rather than after it.
 bool outputs_writable(Args& a, bool certify) {
   std::string why;
-  const bool ok = check_outputs({&a.json, &a.junit}, &why, a.corpus) &&
+  const bool ok = check_outputs({&a.json, &a.junit, &a.html}, &why, a.corpus) &&
                   (!certify || (check_output_folder(a.out, &why) && check_not_in_corpus(a.out, a.corpus, &why, true) &&
                                 check_unit_destination(a.out, kCertificateFiles, &why)));
   if (!ok) std::fprintf(stderr, "ninfer-conform: %s\n", why.c_str());

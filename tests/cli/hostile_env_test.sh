@@ -57,6 +57,7 @@ expect 2 "inside the corpus being read" replay --target cpu --corpus "$small" --
 ln -s "$small" "$work/corpus-link"
 expect 2 "inside the corpus being read" replay --target cpu --corpus "$small" --json "$work/corpus-link/r.json"
 expect 2 "inside the corpus being read" certify --target cpu --corpus "$small" --allow-modified-corpus --out "$small/cert"
+expect 2 "inside the corpus being read" certify --target cpu --corpus "$small" --allow-modified-corpus --out "$work/c-html" --html "$small/c.html"
 expect 2 "inside the corpus being read" certify --target cpu --corpus "$work/corpus-link" --allow-modified-corpus --out "$small/cert"
 [ -e "$small/report.json" ] || [ -e "$small/sub" ] || [ -e "$small/cert" ] && fail "a report inside the corpus was written"
 expect 2 "names the same file as" replay --target cpu --corpus "$small" --json "$work/x" --junit "$work/x"
