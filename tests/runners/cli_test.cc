@@ -71,11 +71,12 @@ TEST_CASE("report paths: checked before the replay, '-' is standard output, syml
   const std::string base = cli() + " replay --corpus " + corpus + " --target plugin:" + NC_TEST_PLUGIN_GOOD;
   const std::string err = corpus + "/err.txt";
   // A report that cannot be written is a usage error before any suite is replayed.
-  CHECK(run_status(base + " --json " + corpus + "/no-such-folder/r.json >" + corpus + "/out.txt 2>" + err) == 2);
-  CHECK_THAT(read_text(err), Catch::Contains("no-such-folder/r.json: folder " + corpus + "/no-such-folder: No such file"));
+  const std::string outside = reports_dir(corpus);  // a report inside the corpus is refused before these checks
+  CHECK(run_status(base + " --json " + outside + "/no-such-folder/r.json >" + corpus + "/out.txt 2>" + err) == 2);
+  CHECK_THAT(read_text(err), Catch::Contains("no-such-folder/r.json: folder " + outside + "/no-such-folder: No such file"));
   CHECK(read_text(corpus + "/out.txt").empty());
-  CHECK(run_status(base + " --junit " + corpus + " 2>" + err) == 2);
-  CHECK_THAT(read_text(err), Catch::Contains(corpus + ": is a folder"));
+  CHECK(run_status(base + " --junit " + outside + " 2>" + err) == 2);
+  CHECK_THAT(read_text(err), Catch::Contains(outside + ": is a folder"));
   CHECK(run_status(base + " --json - --junit -" + quiet()) == 2);
   // Folders a command creates are created with their parents; one under a file is refused first.
   CHECK(run_status(cli() + " certify --corpus " + corpus + " --target plugin:" + NC_TEST_PLUGIN_GOOD +
