@@ -12,6 +12,7 @@
 #include <ctime>
 #include <filesystem>
 #include <memory>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -201,11 +202,37 @@ const std::vector<std::string> kCertificateFiles = {"certificate.json", "certifi
 // Where the results go, checked before the replay rather than after it.
 bool outputs_writable(Args& a, bool certify) {
   std::string why;
-  const bool ok = check_outputs({&a.json, &a.junit}, &why, a.corpus) &&
+  const bool ok = check_outputs({&a.json, &a.junit, &a.html}, &why, a.corpus) &&
                   (!certify || (check_output_folder(a.out, &why) && check_not_in_corpus(a.out, a.corpus, &why, true) &&
                                 check_unit_destination(a.out, kCertificateFiles, &why)));
   if (!ok) std::fprintf(stderr, "ninfer-conform: %s\n", why.c_str());
   return ok;
+}
+
+// A sweep report and the replay of the same certification meet on the corpus cases of "the same
+// domain" (README, Bad corpora, bad targets): for a decode.* or convert.* domain (the index of an
+// input is its word), the cases of the suites named DOMAIN or DOMAIN.* (the domain's op and word
+// type or recipe) whose input word the report covered: inside its shard's range and on its stride
+// lattice. Returns the distinct input words of those the replay failed (verdict fail; a target
+// error is no value judged), and the first such case in *first.
+std::set<uint64_t> replay_failures_in_domain(const ReplayResult& r, const sweep::Report& s, std::string* first) {
+  std::set<uint64_t> words;
+  const std::string op = s.op.substr(0, s.op.find(' '));
+  if (op != "decode" && op != "convert") return words;
+  const auto [begin, end] = sweep::shard_range(s.domain_size, s.shard);
+  for (const SuiteResult& suite : r.suites) {
+    if (suite.name != s.domain && suite.name.rfind(s.domain + ".", 0) != 0) continue;
+    for (const CaseResult& c : suite.failures) {
+      const size_t eq = c.inputs.find('=');
+      uint64_t w;
+      if (c.verdict != Verdict::Fail || eq == std::string::npos || c.inputs.find(' ') != std::string::npos ||
+          !parse_hex(std::string_view(c.inputs).substr(eq + 1), &w) || w < begin || w >= end || w % s.stride != 0)
+        continue;
+      if (words.empty()) *first = c.id + " (" + c.inputs + ", expected " + c.expect + ", actual " + c.actual + ")";
+      words.insert(w);
+    }
+  }
+  return words;
 }
 
 std::string self_exe() {
@@ -312,7 +339,7 @@ int certify_command(int argc, char** argv) {
       std::string wrong = !d ? "a domain this build does not know"
                           : s.op != d->op() ? "of op '" + s.op + "', not " + d->op()
                           : s.reference != reference ? "judged by " + s.reference + ", not " + reference
-                          : s.shard.count != 1 ? "only shard " + std::to_string(s.shard.index) + "/" + std::to_string(s.shard.count)
+                          : s.shard.count != 1 ? "PARTIAL, only shard " + std::to_string(s.shard.index) + "/" + std::to_string(s.shard.count)
                           : s.target != named_plugin_target(a.target) ? "of target " + s.target
                           : s.target_name != r.target_name || s.target_version != r.target_version
                               ? "of " + s.target_name + " " + s.target_version + " (the target now says " + r.target_name +
@@ -321,6 +348,18 @@ int certify_command(int argc, char** argv) {
       if (!wrong.empty())
         return std::fprintf(stderr, "ninfer-conform certify: %s: %s is %s; certify takes whole-domain reports of %s swept by this build (merge --json joins shards)\n",
                             file.c_str(), s.domain.c_str(), wrong.c_str(), a.target.c_str()),
+               kExitUsage;
+      // The report must not contradict the replay just run: every input word of the same domain
+      // that the replay failed and the report covered is a mismatch (or in a failed batch) there.
+      std::string first;
+      const std::set<uint64_t> failed = replay_failures_in_domain(r, s, &first);
+      if (failed.size() > s.tally.mismatches() + s.tally.errored)
+        return std::fprintf(stderr,
+                            "ninfer-conform certify: %s: the sweep report of %s claims %llu mismatches, but this certification's\n"
+                            "replay failed %zu cases of the same domain on inputs the report covers (first: %s);\n"
+                            "a report that contradicts the replay is not certified\n",
+                            printable(file).c_str(), s.domain.c_str(), static_cast<unsigned long long>(s.tally.mismatches()),
+                            failed.size(), printable(first).c_str()),
                kExitUsage;
       sweeps.push_back({s.domain, std::move(s), ""});
     }

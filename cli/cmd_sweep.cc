@@ -75,7 +75,7 @@ void print_summary(const sweep::Report& r) {
   std::string name = r.domain;
   if (r.shard.count > 1) {
     auto [begin, end] = sweep::shard_range(r.domain_size, r.shard);
-    name += " [shard " + sweep::shard_text(r.shard) + ": " + std::to_string(begin) + ".." + std::to_string(end) + "]";
+    name += " [PARTIAL: shard " + sweep::shard_text(r.shard) + ": " + std::to_string(begin) + ".." + std::to_string(end) + "]";
   }
   const std::string skipped =
       r.tally.invalid ? "; " + std::to_string(r.tally.invalid) + " invalid words skipped" : std::string();

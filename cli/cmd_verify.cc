@@ -1,7 +1,11 @@
 #include "cli/certificate_identity.h"
 
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <map>
 
 #include <cstdio>
 #include <cstring>
@@ -57,6 +61,21 @@ std::string with_identity(const std::string& certificate_json, const std::string
     t["file_sha256"] = file_sha256(f);
   }
   if (j.contains("target")) t["reports"] = j["target"];  // the name and version the target gave in hello
+  // What the target says of its libraries and configuration (`info 1`, runners/PIPE.md:
+  // numpy=1.26.4 blas=openblas-0.3.21 ...), KEY -> VALUE; a plugin's table has only the name and
+  // version above, so for it this is empty.
+  nlohmann::ordered_json info = nlohmann::ordered_json::object();
+  if (j.contains("environment") && j["environment"].contains("target_info")) {
+    const std::string text = j["environment"]["target_info"].get<std::string>();
+    for (size_t at = 0; at < text.size();) {
+      const size_t end = std::min(text.find(' ', at), text.size());
+      const std::string token = text.substr(at, end - at);
+      const size_t eq = token.find('=');
+      if (!token.empty()) info[token.substr(0, eq)] = eq == token.npos ? "" : token.substr(eq + 1);
+      at = end + 1;
+    }
+  }
+  t["info"] = info;
   id["target"] = t;
   nlohmann::ordered_json cmd = nlohmann::ordered_json::array({"ninfer-conform", command});
   // Where the certificate was written is not part of what it certifies: --out's value is DIR, so
@@ -86,8 +105,97 @@ std::string digest_file(const std::vector<std::pair<std::string, std::string>>& 
 
 namespace {
 
+// verify --rerun: certify again as the identity's command line says, into a fresh folder, with this
+// build; "" and the new certificate.json in *json, or why it could not run.
+std::string rerun_certify(const nlohmann::json& identity, std::string* json, std::string* folder) {
+  const nlohmann::json& cmd = identity.at("command_line");
+  if (!cmd.is_array() || cmd.size() < 2 || cmd[1] != "certify") return "the identity's command line is not a certify command";
+  char tmpl[] = "/tmp/ninfer-conform-rerun-XXXXXX";
+  if (!mkdtemp(tmpl)) return std::string("cannot make a folder for the re-run: ") + std::strerror(errno);
+  *folder = tmpl;
+  const std::string out = *folder + "/certificate";
+  std::vector<std::string> args = {"/proc/self/exe", "certify"};
+  for (size_t i = 2; i < cmd.size(); ++i) {
+    const std::string a = cmd[i].get<std::string>();
+    if (a == "--html" || a.rfind("--html=", 0) == 0) {  // a page elsewhere is not the certificate: not written again
+      if (a == "--html") ++i;
+      continue;
+    }
+    if (a == "--out=DIR") args.push_back("--out=" + out);
+    else if (a == "DIR" && args.back() == "--out") args.push_back(out);
+    else args.push_back(a);
+  }
+  args.push_back("--quiet");
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::fflush(stdout);
+  const pid_t pid = fork();
+  if (pid < 0) return std::string("fork: ") + std::strerror(errno);
+  if (pid == 0) {
+    // Its verdict line is not verify's: standard output goes to standard error.
+    dup2(2, 1);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) > 1)
+    return "the re-run (certify, from this folder's identity) ended without a certificate (exit " +
+           std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status)) + ")";
+  corpus::Result<std::string> text = corpus::read_file(out + "/certificate.json", uint64_t(1) << 30);
+  if (!text) return text.error().message();
+  *json = *text;
+  return "";
+}
+
+// What differs between the certificate and its re-run, one line each: the findings (verdicts,
+// every suite and sweep, capabilities, scope) and what names the run (corpus, target file, the
+// target's name, version and info, the tool build). The timestamp, the machine and the command
+// line are not compared.
+std::vector<std::string> rerun_differences(const nlohmann::json& was, const nlohmann::json& now) {
+  std::vector<std::string> out;
+  auto text = [](const nlohmann::json& v) {
+    std::string t = v.dump();
+    return t.size() > 200 ? t.substr(0, 200) + "..." : t;
+  };
+  auto compare = [&](const std::string& what, const nlohmann::json& a, const nlohmann::json& b) {
+    if (a != b) out.push_back("re-run differs: " + what + ": certificate " + text(a) + ", re-run " + text(b));
+  };
+  auto member = [](const nlohmann::json& j, const char* key) { return j.contains(key) ? j[key] : nlohmann::json(); };
+  for (const char* key : {"conformant", "overall", "verdict", "corpus_manifest_sha256", "target", "scope", "capabilities"})
+    compare(key, member(was, key), member(now, key));
+  for (const char* key : {"suites", "sweeps"}) {
+    const nlohmann::json a = member(was, key), b = member(now, key);
+    const char* name = std::string(key) == "suites" ? "suite" : "domain";
+    std::map<std::string, nlohmann::json> by_name;
+    if (b.is_array())
+      for (const auto& e : b) by_name[e.value(name, std::string())] = e;
+    if (a.is_array())
+      for (const auto& e : a) {
+        const std::string n = e.value(name, std::string());
+        auto it = by_name.find(n);
+        if (it == by_name.end()) {
+          out.push_back(std::string("re-run differs: ") + name + " " + runners::printable(n) + " is not in the re-run");
+          continue;
+        }
+        for (const auto& [k, v] : e.items())
+          compare(std::string(name) + " " + runners::printable(n) + " " + k, v, member(it->second, k.c_str()));
+        by_name.erase(it);
+      }
+    for (const auto& [n, e] : by_name)
+      out.push_back(std::string("re-run differs: ") + name + " " + runners::printable(n) + " is only in the re-run");
+  }
+  const nlohmann::json id_a = member(was, "identity"), id_b = member(now, "identity");
+  compare("identity target", member(id_a, "target"), member(id_b, "target"));
+  compare("identity corpus", member(id_a, "corpus_manifest_sha256"), member(id_b, "corpus_manifest_sha256"));
+  compare("identity tool build", member(member(id_a, "tool"), "build_sha256"), member(member(id_b, "tool"), "build_sha256"));
+  return out;
+}
+
 const char kVerifyUsage[] =
-    "usage: ninfer-conform verify DIR\n"
+    "usage: ninfer-conform verify DIR [--rerun]\n"
     "       ninfer-conform verify --write-digest DIR\n"
     "Checks the certificate in DIR that certify wrote: every file certificate.sha256 lists has that\n"
     "SHA-256 (and certificate.json and certificate.md are listed), certificate.json has its identity\n"
@@ -100,14 +208,27 @@ const char kVerifyUsage[] =
     "                  certificate.json, certificate.md and certificate.html as they are now (for\n"
     "                  a folder copied without its digest), then check the folder as above. It\n"
     "                  binds whatever the files hold now: it attests nothing on its own\n"
-    "exit 0 the certificate checks, 1 it does not (each problem named), 2 usage or unreadable folder\n";
+    "  --rerun  then certify again as the identity's command line says (same target spec, corpus\n"
+    "           and options, run from the current folder, with this build, into a temporary\n"
+    "           folder) and compare: every verdict, suite, sweep, capability and the scope, the\n"
+    "           corpus, the target's file hash, name, version and info, the tool build. Each\n"
+    "           difference is named. The timestamp, the machine and the command line are not\n"
+    "           compared.\n"
+    "exit 0 the certificate checks (and its re-run agrees), 1 it does not (each problem named),\n"
+    "2 usage, unreadable folder, or a re-run that could not certify\n";
 
 int verify_command(int argc, char** argv) {
   if (wants_help(argc, argv)) return std::fputs(kVerifyUsage, stdout), kExitOk;
-  const bool write_digest = argc == 2 && std::string(argv[0]) == "--write-digest";
-  if (write_digest) ++argv, --argc;
-  if (argc != 1 || argv[0][0] == '-') return std::fputs(kVerifyUsage, stderr), kExitUsage;
-  const std::string dir = argv[0];
+  bool rerun = false, write_digest = false;
+  std::vector<std::string> operands;
+  for (int i = 0; i < argc; ++i) {
+    if (std::string(argv[i]) == "--rerun") rerun = true;
+    else if (std::string(argv[i]) == "--write-digest") write_digest = true;
+    else operands.push_back(argv[i]);
+  }
+  if (operands.size() != 1 || operands[0].empty() || operands[0][0] == '-' || (rerun && write_digest))
+    return std::fputs(kVerifyUsage, stderr), kExitUsage;
+  const std::string dir = operands[0];
   std::vector<std::string> problems;
   auto read = [&](const std::string& name) { return corpus::read_file(dir + "/" + name, uint64_t(1) << 30); };
   if (write_digest) {
@@ -184,8 +305,25 @@ int verify_command(int argc, char** argv) {
       problems.push_back(std::string("certificate.json: ") + e.what());
     }
   }
+  if (rerun && json_text) {
+    std::string now, folder;
+    try {
+      const nlohmann::json was = nlohmann::json::parse(*json_text);
+      const std::string why = rerun_certify(was.at("identity"), &now, &folder);
+      if (!folder.empty()) {
+        std::error_code ec;
+        std::filesystem::remove_all(folder, ec);
+      }
+      if (!why.empty()) return std::fprintf(stderr, "ninfer-conform verify --rerun: %s\n", why.c_str()), kExitUsage;
+      for (std::string& d : rerun_differences(was, nlohmann::json::parse(now))) problems.push_back(std::move(d));
+    } catch (const std::exception& e) {
+      return std::fprintf(stderr, "ninfer-conform verify --rerun: certificate.json: %s\n", e.what()), kExitUsage;
+    }
+  }
   for (const std::string& p : problems) std::printf("%s\n", p.c_str());
-  std::printf("%s\n", problems.empty() ? "certificate checks: digest, identity and consistency" : "certificate does NOT check");
+  std::printf("%s\n", problems.empty() ? (rerun ? "certificate checks: digest, identity and consistency; its re-run agrees"
+                                                : "certificate checks: digest, identity and consistency")
+                                       : "certificate does NOT check");
   return problems.empty() ? kExitOk : kExitNonConformant;
 }
 

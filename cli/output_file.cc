@@ -71,19 +71,22 @@ fs::path where(const std::string& path) {
   return ec ? fs::absolute(path, ec).lexically_normal() : p;
 }
 
-// An existing regular file that is the corpus's manifest or one of its suite files (a hard or
-// symbolic link to one counts).
+// An existing file (a hard or symbolic link to one counts) that is one of the corpus folder's own.
 bool same_file_in(const std::string& path, const fs::path& corpus) {
   struct stat out;
   if (stat(path.c_str(), &out) != 0 || !S_ISREG(out.st_mode)) return false;
   std::error_code ec;
   for (const auto& de : fs::directory_iterator(corpus, ec)) {
-    const std::string name = de.path().filename().string();
-    if (name != corpus::kManifestName && !name.ends_with(".vec.zst")) continue;  // a report beside the suites
     struct stat st;
     if (stat(de.path().c_str(), &st) == 0 && st.st_dev == out.st_dev && st.st_ino == out.st_ino) return true;
   }
   return false;
+}
+
+// Whether `p` is `dir` or lies anywhere under it (both absolute, their links resolved by where()).
+bool within(const fs::path& p, const fs::path& dir) {
+  const fs::path rel = p.lexically_relative(dir);
+  return !rel.empty() && *rel.begin() != "..";
 }
 
 }  // namespace
@@ -91,13 +94,12 @@ bool same_file_in(const std::string& path, const fs::path& corpus) {
 bool check_not_in_corpus(const std::string& path, const std::string& corpus, std::string* error, bool folder) {
   if (corpus.empty() || path.empty() || path == "-") return true;
   const fs::path dir = where(corpus), p = where(path);
-  // A report file may lie beside the suites (the reader ignores it) but must not be the manifest, a
-  // suite's name or any file the corpus holds; a folder (certify --out) must not be the corpus
-  // folder itself, which the certificate's staged swap would replace.
-  const std::string name = p.filename().string();
-  const bool corpus_name = p.parent_path() == dir && (name == corpus::kManifestName || name.ends_with(".vec.zst"));
+  // Nothing a command writes goes inside the corpus folder it reads: not the manifest or a suite
+  // (replaced under the reader), nor a report beside them (the folder is the corpus: lint, generate
+  // and scripts/corpus-changes see what is in it), nor the folder itself or a folder in it
+  // (certify --out). A link to a file of the corpus counts as that file.
   (void)folder;
-  if (p == dir || corpus_name || same_file_in(path, dir))
+  if (within(p, dir) || same_file_in(path, dir))
     return *error = reason(path, "is inside the corpus being read (" + runners::printable(corpus) + "); write it elsewhere"), false;
   return true;
 }
@@ -119,7 +121,7 @@ bool check_outputs(std::initializer_list<const std::string*> outputs, std::strin
   for (const std::string* p : outputs) {
     dashes += *p == "-";
     if (p->empty() || *p == "-") continue;
-    if (!check_output(*p, error) || !check_not_in_corpus(*p, corpus, error)) return false;
+    if (!check_not_in_corpus(*p, corpus, error) || !check_output(*p, error)) return false;
     // Two reports into one file would leave only the second. A device (/dev/null) may take both.
     struct stat st;
     if (stat(p->c_str(), &st) == 0 && !S_ISREG(st.st_mode)) continue;

@@ -21,8 +21,9 @@ namespace nc::cli {
 // that would replace the corpus being read (check_not_in_corpus): a report must not replace what
 // it reports on.
 bool check_outputs(std::initializer_list<const std::string*> outputs, std::string* error, const std::string& corpus = "");
-// false with *error when `path` is the corpus folder, its MANIFEST.json, a *.vec.zst name in it or
-// any file it holds (through links too). A folder (certify --out) may be a subfolder of the corpus.
+// false with *error when `path` is the corpus folder or anything under it (a report beside the
+// suites, a certificate folder in it), or a link to one of its files. `folder` is unused: files and
+// folders (certify --out) are refused alike.
 bool check_not_in_corpus(const std::string& path, const std::string& corpus, std::string* error, bool folder = false);
 // The same for a folder a command creates with its parents (certify --out, generate --out): it, or
 // the nearest of its ancestors that exists, is a writable folder.

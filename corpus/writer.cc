@@ -132,9 +132,19 @@ namespace {
 
 // Test hook for tests/generator/interrupted_generate_test.sh: NC_TEST_KILL_AT=<step> kills the
 // process with SIGKILL when the write reaches that step, as kill -9 or a power cut would.
+// NC_TEST_PAUSE_AT=<step>:<file> creates <file> there and waits (at most a minute) until it is
+// removed: tests/cli/hostile_env_test.sh writes into the corpus folder meanwhile, as another
+// process may while generate runs.
 void step(const char* name) {
   const char* at = std::getenv("NC_TEST_KILL_AT");
   if (at && std::strcmp(at, name) == 0) ::raise(SIGKILL);
+  const char* pause = std::getenv("NC_TEST_PAUSE_AT");
+  const size_t n = std::strlen(name);
+  if (!pause || std::strncmp(pause, name, n) != 0 || pause[n] != ':') return;
+  const char* file = pause + n + 1;
+  const int fd = ::open(file, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  if (fd >= 0) ::close(fd);
+  for (int i = 0; i < 6000 && ::access(file, F_OK) == 0; ++i) ::usleep(10000);
 }
 
 // Creates `path` (which must not exist) with `bytes`, on disk before it returns.
@@ -229,6 +239,12 @@ Status write_corpus(const std::string& dir, const std::vector<RenderedSuite>& su
   };
   std::vector<const RenderedSuite*> order;
   for (const auto& s : suites) order.push_back(&s);
+  // Whether a name in the corpus folder is generate's: the manifest, a suite this run writes, or
+  // (drop_unlisted) any suite. Everything else is kept as it is.
+  auto generates = [&](const std::string& name) {
+    return name == kManifestName || (drop_unlisted && name.ends_with(".vec.zst")) ||
+           std::any_of(order.begin(), order.end(), [&](auto* s) { return name == s->name + ".vec.zst"; });
+  };
   std::sort(order.begin(), order.end(), [](auto* a, auto* b) { return a->name < b->name; });
   const bool exists = fs::is_directory(target, ec);
   if (exists) {
@@ -236,8 +252,7 @@ Status write_corpus(const std::string& dir, const std::vector<RenderedSuite>& su
     // Keep what this run does not replace: other suites (unless dropped), FORMAT.md and the like.
     for (const auto& de : fs::directory_iterator(target, ec)) {
       const std::string name = de.path().filename().string();
-      const bool written = std::any_of(order.begin(), order.end(), [&](auto* s) { return name == s->name + ".vec.zst"; });
-      if (name == kManifestName || written || (drop_unlisted && name.ends_with(".vec.zst"))) continue;
+      if (generates(name)) continue;
       if (de.is_regular_file() && !de.is_symlink()) {
         // Copied as it is, mode included, streamed (a huge foreign file is not read into memory),
         // and synced before the swap.
@@ -270,7 +285,25 @@ Status write_corpus(const std::string& dir, const std::vector<RenderedSuite>& su
     if (::renameat2(AT_FDCWD, staging.c_str(), AT_FDCWD, target.c_str(), RENAME_EXCHANGE) != 0)
       return fail(Error{target.string(), 0, "", std::string("cannot swap in the new corpus (atomic exchange): ") + std::strerror(errno) + "; nothing was changed"});
     step("exchanged");
-    fs::remove_all(staging, ec);  // now the old corpus
+    // What another process wrote into the folder while this run copied and staged (a file created
+    // or rewritten after the copy) is in the old folder, now at `staging`: each entry that is not
+    // generate's goes back into the corpus as it is now, by rename (the same inode: bytes, mode,
+    // and a writer that still holds it open keeps writing into it), exchanged with the copy where
+    // there is one. Then the old folder is removed.
+    std::vector<std::string> names;  // listed first: the loop moves them out of the folder
+    for (const auto& de : fs::directory_iterator(staging, ec)) names.push_back(de.path().filename().string());
+    for (const std::string& name : names) {
+      if (generates(name)) continue;
+      const fs::path was = staging / name, now = target / name;
+      std::error_code xec;
+      const bool copied = fs::exists(fs::symlink_status(now, xec));
+      const int rc = ::renameat2(AT_FDCWD, was.c_str(), AT_FDCWD, now.c_str(), copied ? RENAME_EXCHANGE : RENAME_NOREPLACE);
+      if (rc != 0)
+        return Error{now.string(), 0, "", std::string("cannot keep a file written during the run: ") + std::strerror(errno) +
+                                              " (the old corpus, with it, is in " + staging.string() + ")"};
+    }
+    if (ec) return Error{staging.string(), 0, "", "cannot list: " + ec.message() + " (the old corpus is kept there)"};
+    fs::remove_all(staging, ec);  // now the old corpus, less what was kept
   } else if (std::rename(staging.c_str(), target.c_str()) != 0) {
     return fail(Error{target.string(), 0, "", std::string("rename failed: ") + std::strerror(errno)});
   }

@@ -95,8 +95,22 @@ int poisoned_call(Call call, std::vector<uint32_t>& out, Wanted wanted, size_t* 
 
 bool all_written(size_t unwritten, size_t total, std::string* line) {
   if (unwritten == 0) return true;
-  error(line, "entry point returned NC_OK without writing " + std::to_string(unwritten) + " of its " +
+  error(line, "unwritten output: entry point returned NC_OK without writing " + std::to_string(unwritten) + " of its " +
                   std::to_string(total) + " answers");
+  return false;
+}
+
+// The scalar outputs (parse's format, encode's outcome, validate-tensor's rule and place) and the
+// outputs no real answer can fill with a poison (encode's scale words are at most 16 bits and its
+// codes at most 8; layout offsets are byte offsets far below 2^63) are poisoned once: a value still
+// holding its poison after NC_OK was not written.
+constexpr int32_t kPoisonScalar = int32_t(0xa55a5aa5u);
+constexpr int64_t kPoisonWhere = int64_t(0xa55a5aa5a55a5aa5u);
+constexpr uint64_t kPoisonOffset = 0xa5a5a5a5a5a5a5a5u;
+
+bool scalar_written(bool written, const char* what, std::string* line) {
+  if (written) return true;
+  error(line, std::string("unwritten output: entry point returned NC_OK without writing ") + what);
   return false;
 }
 
@@ -225,8 +239,10 @@ void parse(const nc_plugin_v1& p, std::string_view request, std::string* line) {
         bytes += char(b);
       }
     }
-    int32_t f = -1;
-    if (!status_ok(p.parse_format(bytes.data(), bytes.size(), &f), line)) return;
+    int32_t f = kPoisonScalar;
+    if (!status_ok(p.parse_format(bytes.data(), bytes.size(), &f), line) ||
+        !scalar_written(f != kPoisonScalar, "its format (or -1)", line))
+      return;
     *line += ' ';
     *line += (f >= 0 && f < 9) ? format_name(nc_format(f)) : "reject";
   }
@@ -327,14 +343,19 @@ void encode(const nc_plugin_v1& p, std::string_view request, std::string* line) 
   for (size_t i = 0; i + 1 < shape.size(); ++i) rows *= shape[i];
   const uint32_t g = nc::info(Format(int(*fmt))).group_size;
   if (!g || rows * k != words.size()) return error(line, "encode shape does not match the words");
-  std::vector<uint32_t> scales(rows * ceil_div(k, g));
-  std::vector<int32_t> codes(rows * k);
-  int32_t outcome = -1;
-  if (!status_ok(p.encode(*fmt, *src, words.data(), rows, k, scales.data(), codes.data(), nullptr, &outcome), line))
+  std::vector<uint32_t> scales(rows * ceil_div(k, g), kPoison[0]);
+  std::vector<int32_t> codes(rows * k, int32_t(kPoison[0]));
+  int32_t outcome = kPoisonScalar;
+  if (!status_ok(p.encode(*fmt, *src, words.data(), rows, k, scales.data(), codes.data(), nullptr, &outcome), line) ||
+      !scalar_written(outcome != kPoisonScalar, "its outcome", line))
     return;
   if (outcome == NC_ENCODE_FAIL_NONFINITE) return void(line->assign("ok !nonfinite"));
   if (outcome == NC_ENCODE_FAIL_SCALE_OVERFLOW) return void(line->assign("ok !scale-overflow"));
   if (outcome != NC_ENCODE_OK) return error(line, "encode returned outcome " + std::to_string(outcome));
+  // On success every scale word and code is an answer (on failure the arrays are unspecified).
+  const size_t unwritten = size_t(std::count(scales.begin(), scales.end(), kPoison[0])) +
+                           size_t(std::count(codes.begin(), codes.end(), int32_t(kPoison[0])));
+  if (!all_written(unwritten, scales.size() + codes.size(), line)) return;
   line->assign("ok ");
   for (size_t i = 0; i < scales.size(); ++i) {
     if (i) *line += ',';
@@ -379,14 +400,16 @@ void validate_tensor(const nc_plugin_v1& p, std::string_view request, std::strin
   const Tokens t = split(request, ' ');
   Tensor x;
   if (!tensor_of(t, &x)) return error(line, "malformed validate-tensor request");
-  int32_t rule = -1;
-  int64_t where = -1;
+  int32_t rule = kPoisonScalar;
+  int64_t where = kPoisonWhere;
   if (!status_ok(p.validate_tensor(x.fmt, x.shape.size(), x.shape.data(), x.codes.data(), x.codes.size(),
                                    x.scales.data(), x.scales.size(), x.has_divisor ? &x.divisor : nullptr, &rule,
                                    &where),
-                 line))
+                 line) ||
+      !scalar_written(rule != kPoisonScalar, "its rule", line))
     return;
   if (rule == NC_RULE_NONE) return void(line->assign("ok valid"));
+  if (!scalar_written(where != kPoisonWhere, "where the rule is broken (or -1)", line)) return;
   line->assign("ok !");
   *line += rule_name(nc_rule(rule));
   *line += '@';
@@ -431,7 +454,7 @@ void layout(const nc_plugin_v1& p, std::string_view request, std::string* line) 
   auto lay = t.size() > 2 ? layout_token(t[2]) : std::nullopt;
   if (!fmt || !lay) return error(line, "malformed layout request");
   const size_t n = t.size() - 3;
-  std::vector<uint64_t> rows(n), k(n), row(n), block(n), offset(n), plane(n);
+  std::vector<uint64_t> rows(n), k(n), row(n), block(n), offset(n, kPoisonOffset), plane(n, kPoisonOffset);
   for (size_t i = 0; i < n; ++i) {
     auto parts = split(t[3 + i], ':');
     std::vector<uint64_t> shape;
@@ -442,6 +465,9 @@ void layout(const nc_plugin_v1& p, std::string_view request, std::string* line) 
   }
   if (!status_ok(fn(*fmt, *lay, rows.data(), k.data(), row.data(), block.data(), n, offset.data(), plane.data()), line))
     return;
+  const size_t unwritten = size_t(std::count(offset.begin(), offset.end(), kPoisonOffset)) +
+                           size_t(std::count(plane.begin(), plane.end(), kPoisonOffset));
+  if (!all_written(unwritten, 2 * n, line)) return;
   line->assign("ok");
   for (size_t i = 0; i < n; ++i) {
     *line += ' ';

@@ -101,6 +101,16 @@ std::string to_json(const Report& r) {
   j["reference"] = r.reference;
   j["domain_size"] = r.domain_size;
   j["shard"] = shard_text(r.shard);
+  // A shard is no result for the domain: said in words, with the part of the domain it covers
+  // (certify refuses such a report; merge --json of every shard gives the whole).
+  {
+    const auto [begin, end] = shard_range(r.domain_size, r.shard);
+    j["partial"] = r.shard.count > 1;
+    j["shard_fraction"] = r.domain_size ? double(end - begin) / double(r.domain_size) : 0.0;
+    if (r.shard.count > 1)
+      j["scope"] = "PARTIAL: shard " + shard_text(r.shard) + " covers inputs " + std::to_string(begin) + ".." +
+                   std::to_string(end) + " of " + std::to_string(r.domain_size);
+  }
   j["stride"] = r.stride;
   j["keep"] = r.keep;
   j["covered"] = r.tally.covered;
@@ -314,6 +324,8 @@ void report_from(const nlohmann::json& j, Report* r) {
   r->reference = json_text(j, "reference");
   r->domain_size = json_count(j, "domain_size");
   if (!parse_shard(json_text(j, "shard"), &r->shard)) throw Malformed("\"shard\" is not K/N");
+  if (j.contains("partial") && (!j["partial"].is_boolean() || j["partial"].get<bool>() != (r->shard.count > 1)))
+    throw Malformed("\"partial\" does not agree with \"shard\" " + shard_text(r->shard));
   r->stride = json_count(j, "stride");
   r->keep = json_count(j, "keep");
   r->tally.covered = json_count(j, "covered");

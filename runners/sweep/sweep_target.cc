@@ -1,9 +1,12 @@
 #include "runners/sweep/sweep_target.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstring>
 #include <functional>
 #include <memory>
@@ -41,8 +44,23 @@ bool run_isolated(const std::function<std::string()>& fn, std::string* text, std
   }
   register_child(pid);  // killed with the runner if a signal ends it
   close(fds[1]);
+  // Until end of file or the child's exit, whichever comes first: a process the plugin forked holds
+  // the write end as long as it lives (a daemon in a session of its own, say), and end of file
+  // would wait for it. The child writes everything before it exits, so once it has exited what is
+  // in the pipe is all of it.
   char buf[65536];
-  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) text->append(buf, size_t(n));
+  for (bool exited = false;;) {
+    pollfd pfd{fds[0], POLLIN, 0};
+    if (!exited && poll(&pfd, 1, 100) == 0) {
+      exited = child_has_ended(pid);
+      if (exited) fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
+      continue;
+    }
+    const ssize_t n = read(fds[0], buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;  // end of file, or (after the exit) nothing more
+    text->append(buf, size_t(n));
+  }
   close(fds[0]);
   int ws = 0;
   unregister_child(pid);  // it has closed its end: it is exiting, or will be reaped below

@@ -144,3 +144,69 @@ TEST_CASE("Response tokens agree with a plain split on random answer lines", "[a
     for (size_t i = 0; i < want.size(); ++i) CHECK(r.token(i) == want[i]);
   }
 }
+
+namespace {
+// Entry points that return NC_OK and leave every output as they found it (issue 35, item 10): the
+// answers below are what the host must say of them, whatever the buffers held before the call.
+int unwritten_parse(const char*, size_t, int32_t*) { return NC_OK; }
+int encode_outcome_only(nc_format, nc_source_type, const uint64_t*, size_t, size_t, uint32_t*, int32_t*, uint32_t*,
+                        int32_t* outcome) {
+  *outcome = NC_ENCODE_OK;  // claims success, writes no scale and no code
+  return NC_OK;
+}
+int encode_codes_only(nc_format, nc_source_type, const uint64_t*, size_t rows, size_t k, uint32_t*, int32_t* codes,
+                      uint32_t*, int32_t* outcome) {
+  for (size_t i = 0; i < rows * k; ++i) codes[i] = 0;
+  *outcome = NC_ENCODE_OK;
+  return NC_OK;
+}
+int encode_nothing(nc_format, nc_source_type, const uint64_t*, size_t, size_t, uint32_t*, int32_t*, uint32_t*, int32_t*) {
+  return NC_OK;
+}
+int unwritten_validate_tensor(nc_format, size_t, const uint64_t*, const uint32_t*, size_t, const uint32_t*, size_t,
+                              const uint32_t*, int32_t*, int64_t*) {
+  return NC_OK;
+}
+int rule_without_place(nc_format, size_t, const uint64_t*, const uint32_t*, size_t, const uint32_t*, size_t,
+                       const uint32_t*, int32_t* rule, int64_t*) {
+  *rule = 1;  // some broken rule, its place not written
+  return NC_OK;
+}
+int unwritten_layout(nc_format, nc_layout, const uint64_t*, const uint64_t*, const uint64_t*, const uint64_t*, size_t,
+                     uint64_t*, uint64_t*) {
+  return NC_OK;
+}
+int unwritten_dequantize(nc_format, size_t, const uint64_t*, const uint32_t*, size_t, const uint32_t*, size_t,
+                         const uint32_t*, uint32_t*) {
+  return NC_OK;
+}
+int unwritten_reconstruct(nc_format, const uint32_t*, const uint32_t*, const uint32_t*, size_t, uint32_t*) { return NC_OK; }
+bool unwritten(const std::string& answer) { return answer.rfind("error unwritten output: ", 0) == 0; }
+}  // namespace
+
+TEST_CASE("abi_answer: an output an entry point left unwritten is a target error of every op, never a value",
+          "[abi][hostile]") {
+  nc_plugin_v1 t{};
+  t.abi_version = NC_PLUGIN_ABI_VERSION;
+  t.parse_format = unwritten_parse;
+  t.encode = encode_outcome_only;
+  t.validate_tensor = unwritten_validate_tensor;
+  t.dequantize = unwritten_dequantize;
+  t.reconstruct = unwritten_reconstruct;
+  t.layout_offsets = unwritten_layout;
+  // Before: "ok reject", "ok 0000/0,0" (judged as zeros), "ok !..." of whatever rule -1 named,
+  // offsets 0/0.
+  CHECK(unwritten(answer(t, "parse 4e56465034")));
+  CHECK(unwritten(answer(t, "encode Q4G64_F16S FP32 2 36360000,b6360000")));
+  CHECK_THAT(answer(t, "encode Q4G64_F16S FP32 2 36360000,b6360000"), Catch::Contains("without writing 3 of its 3"));
+  t.encode = encode_codes_only;
+  CHECK_THAT(answer(t, "encode Q4G64_F16S FP32 2 36360000,b6360000"), Catch::Contains("without writing 1 of its 3"));
+  t.encode = encode_nothing;
+  CHECK_THAT(answer(t, "encode Q4G64_F16S FP32 2 36360000,b6360000"), Catch::Contains("without writing its outcome"));
+  CHECK(unwritten(answer(t, "validate-tensor W8G32_F16S 2 01,02 3c00 -")));
+  t.validate_tensor = rule_without_place;
+  CHECK_THAT(answer(t, "validate-tensor W8G32_F16S 2 01,02 3c00 -"), Catch::Contains("where the rule is broken"));
+  CHECK(unwritten(answer(t, "dequantize W8G32_F16S 2 01,02 3c00 -")));
+  CHECK(unwritten(answer(t, "reconstruct W8G32_F16S 02:3c00 01:3c00")));
+  CHECK(unwritten(answer(t, "layout NVFP4 blockscale-k16-m128x4-v1 300x272:0:0")));
+}

@@ -41,12 +41,12 @@ TEST_CASE("replay prints failures capped by --max-failures and writes reports", 
   const std::string corpus = make_corpus();
   const std::string out = corpus + "/out.txt";
   CHECK(run_status(cli() + " replay --corpus " + corpus + " --target plugin:" + NC_TEST_PLUGIN_WRONG_BIT +
-                   " --max-failures 0 --json " + corpus + "/r.json --junit " + corpus + "/r.xml >" + out) == 1);
+                   " --max-failures 0 --json " + reports_dir(corpus) + "/r.json --junit " + reports_dir(corpus) + "/r.xml >" + out) == 1);
   const std::string text = read_text(out);
   CHECK(text.find("1 more failures not shown") != std::string::npos);
   CHECK(text.find("NOT CONFORMANT") != std::string::npos);
-  CHECK(read_text(corpus + "/r.json").find("3f800001") != std::string::npos);
-  CHECK(read_text(corpus + "/r.xml").find("<testsuites") != std::string::npos);
+  CHECK(read_text(reports_dir(corpus) + "/r.json").find("3f800001") != std::string::npos);
+  CHECK(read_text(reports_dir(corpus) + "/r.xml").find("<testsuites") != std::string::npos);
   CHECK(run_status(cli() + " replay --corpus " + corpus + " --target plugin:" + NC_TEST_PLUGIN_WRONG_BIT +
                    " >" + out) == 1);
   CHECK(read_text(out).find("actual   3f800001 (0x1.000002p+0), 1 ulp") != std::string::npos);
@@ -57,13 +57,13 @@ TEST_CASE("certify writes the same certificate twice, timestamp aside", "[cli][c
   // The fixture is not the official corpus: certify refuses it unless told.
   for (const char* d : {"/c1", "/c2"})
     CHECK(run_status(cli() + " certify --allow-modified-corpus --corpus " + corpus + " --target 'pipe:python3 " +
-                     NC_TEST_PY_ADAPTER + "' --out " + corpus + d + quiet()) == 0);
+                     NC_TEST_PY_ADAPTER + "' --out " + reports_dir(corpus) + d + quiet()) == 0);
   for (const char* f : {"/certificate.md", "/certificate.json"}) {
-    const std::string a = read_text(corpus + "/c1" + f), b = read_text(corpus + "/c2" + f);
+    const std::string a = read_text(reports_dir(corpus) + "/c1" + f), b = read_text(reports_dir(corpus) + "/c2" + f);
     CHECK_FALSE(a.empty());
     CHECK(without_timestamp(a) == without_timestamp(b));
   }
-  CHECK(read_text(corpus + "/c1/certificate.md").find("python-example-adapter") != std::string::npos);
+  CHECK(read_text(reports_dir(corpus) + "/c1/certificate.md").find("python-example-adapter") != std::string::npos);
 }
 
 TEST_CASE("report paths: checked before the replay, '-' is standard output, symlinks and FIFOs are kept", "[cli]") {
@@ -71,16 +71,17 @@ TEST_CASE("report paths: checked before the replay, '-' is standard output, syml
   const std::string base = cli() + " replay --corpus " + corpus + " --target plugin:" + NC_TEST_PLUGIN_GOOD;
   const std::string err = corpus + "/err.txt";
   // A report that cannot be written is a usage error before any suite is replayed.
-  CHECK(run_status(base + " --json " + corpus + "/no-such-folder/r.json >" + corpus + "/out.txt 2>" + err) == 2);
-  CHECK_THAT(read_text(err), Catch::Contains("no-such-folder/r.json: folder " + corpus + "/no-such-folder: No such file"));
+  const std::string outside = reports_dir(corpus);  // a report inside the corpus is refused before these checks
+  CHECK(run_status(base + " --json " + outside + "/no-such-folder/r.json >" + corpus + "/out.txt 2>" + err) == 2);
+  CHECK_THAT(read_text(err), Catch::Contains("no-such-folder/r.json: folder " + outside + "/no-such-folder: No such file"));
   CHECK(read_text(corpus + "/out.txt").empty());
-  CHECK(run_status(base + " --junit " + corpus + " 2>" + err) == 2);
-  CHECK_THAT(read_text(err), Catch::Contains(corpus + ": is a folder"));
+  CHECK(run_status(base + " --junit " + outside + " 2>" + err) == 2);
+  CHECK_THAT(read_text(err), Catch::Contains(outside + ": is a folder"));
   CHECK(run_status(base + " --json - --junit -" + quiet()) == 2);
   // Folders a command creates are created with their parents; one under a file is refused first.
   CHECK(run_status(cli() + " certify --corpus " + corpus + " --target plugin:" + NC_TEST_PLUGIN_GOOD +
-                   " --allow-modified-corpus --out " + corpus + "/deep/er" + quiet()) == 0);
-  CHECK_THAT(read_text(corpus + "/deep/er/certificate.md"), Catch::Contains("target"));
+                   " --allow-modified-corpus --out " + reports_dir(corpus) + "/deep/er" + quiet()) == 0);
+  CHECK_THAT(read_text(reports_dir(corpus) + "/deep/er/certificate.md"), Catch::Contains("target"));
   CHECK(run_status(cli() + " generate --suite decode.E2M1 --out " + corpus + "/out.txt/x 2>" + err) == 2);
   CHECK_THAT(read_text(err), Catch::Contains("out.txt/x: Not a directory"));
 
@@ -90,15 +91,16 @@ TEST_CASE("report paths: checked before the replay, '-' is standard output, syml
   CHECK_FALSE(nlohmann::json::parse(json, nullptr, false).is_discarded());
   CHECK_THAT(read_text(err), Catch::Contains("passed, 0 failed"));
 
+  const std::string rep = reports_dir(corpus);  // outside the corpus: no report goes in it
   // A symlink keeps pointing at the new report; a FIFO gets it in place (was replaced by a file).
-  REQUIRE(run_status("ln -s target.xml " + corpus + "/link.xml && mkfifo " + corpus + "/fifo.json") == 0);
-  CHECK(run_status(base + " --junit " + corpus + "/link.xml" + quiet()) == 0);
-  CHECK(run_status("test -L " + corpus + "/link.xml") == 0);
-  CHECK_THAT(read_text(corpus + "/target.xml"), Catch::StartsWith("<?xml"));
-  CHECK(run_status("(cat " + corpus + "/fifo.json > " + corpus + "/from-fifo.json &) && " + base + " --json " + corpus +
+  REQUIRE(run_status("ln -s target.xml " + rep + "/link.xml && mkfifo " + rep + "/fifo.json") == 0);
+  CHECK(run_status(base + " --junit " + rep + "/link.xml" + quiet()) == 0);
+  CHECK(run_status("test -L " + rep + "/link.xml") == 0);
+  CHECK_THAT(read_text(rep + "/target.xml"), Catch::StartsWith("<?xml"));
+  CHECK(run_status("(cat " + rep + "/fifo.json > " + rep + "/from-fifo.json &) && " + base + " --json " + rep +
                    "/fifo.json" + quiet() + " && sleep 0.2") == 0);
-  CHECK(run_status("test -p " + corpus + "/fifo.json") == 0);
-  CHECK(read_text(corpus + "/from-fifo.json") == json);
+  CHECK(run_status("test -p " + rep + "/fifo.json") == 0);
+  CHECK(read_text(rep + "/from-fifo.json") == json);
 }
 
 TEST_CASE("arguments: --opt=value, a single-valued option twice, a value that is an option, a tag nobody declares",

@@ -133,6 +133,12 @@ std::string make_nan_corpus() {
                         recs.size()}});
 }
 
+std::string reports_dir(const std::string& corpus) {
+  const std::string dir = corpus + ".out";
+  if (std::filesystem::create_directory(dir)) made_dirs().push_back(dir);
+  return dir;
+}
+
 namespace {
 std::string write_corpus(const std::vector<Suite>& suites) {
   char tmpl[] = "/tmp/nc-runners-test-XXXXXX";

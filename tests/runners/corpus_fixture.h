@@ -12,6 +12,9 @@ std::string make_corpus();
 // One suite, convert.F32_TO_BF16_RNE: a normal number and five NaN sources, each expectation by hand
 // from docs/recipes.md's BF16 NaN rule, every NaN record granting nan-any.
 std::string make_nan_corpus();
+// A fresh folder beside the corpus (CORPUS.out) for the reports and certificates of a run on it:
+// the runner refuses any output inside the corpus folder it reads. The same folder on every call.
+std::string reports_dir(const std::string& corpus);
 std::string read_text(const std::string& path);
 void write_text(const std::string& path, const std::string& bytes);
 // Runs a shell command; returns its exit status (-1 if it did not exit normally).

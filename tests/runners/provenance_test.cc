@@ -138,7 +138,7 @@ TEST_CASE("the shipped corpus is official, any other manifest is MODIFIED", "[pr
 TEST_CASE("a forged corpus passes verification but replay, certify and show call it MODIFIED", "[provenance][cli]") {
   const std::string dir = forged_corpus();
   const std::string out = dir + "/out.txt", err = dir + "/err.txt";
-  const std::string replay = cli() + " replay --target cpu --suite decode.E2M1 --json " + dir + "/r.json --corpus ";
+  const std::string replay = cli() + " replay --target cpu --suite decode.E2M1 --json " + reports_dir(dir) + "/r.json --corpus ";
   // The official corpus, for contrast.
   CHECK(run_status(replay + NC_DEFAULT_CORPUS_DIR + " >" + out) == 0);
   CHECK(has(read_text(out), "\ncorpus: official 0.1.0 (manifest sha256 "));
@@ -146,17 +146,17 @@ TEST_CASE("a forged corpus passes verification but replay, certify and show call
   // record demands), but is named MODIFIED.
   CHECK(run_status(replay + dir + " >" + out) == 1);
   CHECK(has(read_text(out), "\ncorpus: MODIFIED (manifest sha256 " + nc::corpus::manifest_sha256_of(dir) + ")"));
-  CHECK(has(read_text(dir + "/r.json"), "\"corpus_official\": false"));
+  CHECK(has(read_text(reports_dir(dir) + "/r.json"), "\"corpus_official\": false"));
 
-  const std::string certify = cli() + " certify --target cpu --out " + dir + "/cert --corpus " + dir;
+  const std::string certify = cli() + " certify --target cpu --out " + reports_dir(dir) + "/cert --corpus " + dir;
   CHECK(run_status(certify + " >" + out + " 2>" + err) == 2);
   CHECK(has(read_text(err), "is not the official corpus"));
-  CHECK_FALSE(std::filesystem::exists(dir + "/cert/certificate.md"));
+  CHECK_FALSE(std::filesystem::exists(reports_dir(dir) + "/cert/certificate.md"));
   CHECK(run_status(certify + " --allow-modified-corpus >" + out + " 2>" + err) == 1);
-  CHECK(has(read_text(dir + "/cert/certificate.md"),
+  CHECK(has(read_text(reports_dir(dir) + "/cert/certificate.md"),
             "| corpus | MODIFIED (manifest sha256 " + nc::corpus::manifest_sha256_of(dir) +
                 "), certified with --allow-modified-corpus |"));
-  CHECK(has(read_text(dir + "/cert/certificate.json"), "\"corpus_official\": false"));
+  CHECK(has(read_text(reports_dir(dir) + "/cert/certificate.json"), "\"corpus_official\": false"));
 
   CHECK(run_status(cli() + " show decode.E2M1 --corpus " + dir + " >" + out + " 2>" + err) == 0);
   CHECK(has(read_text(out), "corpus: MODIFIED (manifest sha256 "));

@@ -55,7 +55,7 @@ SLURM_ARRAY_TASK_ID=3 SLURM_ARRAY_TASK_MIN=1 SLURM_ARRAY_TASK_MAX=5 SLURM_ARRAY_
   "$nc" sweep decode.F16 --target cpu --json "$work/e1.json" > "$work/e1.txt" || fail "Slurm array task"
 cmp -s "$work/e1.json" "$work/s1.json" || fail "SLURM_ARRAY_TASK_* not honoured"
 grep -q '^shard 1/3 from Slurm job array' "$work/e1.txt" || fail "the sweep does not say where its shard came from"
-grep -q 'decode.F16 \[shard 1/3: 21845..43690\]' "$work/e1.txt" || fail "the summary does not name the shard"
+grep -q 'decode.F16 \[PARTIAL: shard 1/3: 21845..43690\]' "$work/e1.txt" || fail "the summary does not name the shard"
 JOB_COMPLETION_INDEX=2 JOB_COMPLETIONS=3 "$nc" sweep decode.F16 --target cpu --json "$work/e2.json" > /dev/null
 cmp -s "$work/e2.json" "$work/s2.json" || fail "JOB_COMPLETION_INDEX/JOB_COMPLETIONS not honoured"
 CI_NODE_INDEX=1 CI_NODE_TOTAL=3 "$nc" sweep decode.F16 --target cpu --json "$work/e0.json" > /dev/null

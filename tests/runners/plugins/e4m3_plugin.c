@@ -8,6 +8,11 @@
  *   NC_TEST_STDOUT     decodes correctly, but first prints a well-formed answer line of wrong
  *                      words to its stdout (a careless printf) and an escape sequence to stderr
  *   NC_TEST_UNWRITTEN  returns NC_OK from an E4M3FN decode and writes neither answers nor validity
+ *   NC_TEST_DAEMON     decodes correctly, but its first E4M3FN decode forks a process that calls
+ *                      setsid() (out of the host's group and session) and spins; the plugin
+ *                      appends its pid to the file $NC_TEST_PID_FILE before answering
+ *   NC_TEST_SETSID     on an E4M3FN decode the plugin's own process appends its pid to
+ *                      $NC_TEST_PID_FILE, calls setsid() and spins, never answering
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +36,19 @@ static uint32_t e4m3fn_decode(uint32_t w) {
   return binary32_of(s, 8 | m, (int)e - 10);
 }
 
+#if defined(NC_TEST_DAEMON) || defined(NC_TEST_SETSID)
+static void note_pid(pid_t pid) {
+  const char* file = getenv("NC_TEST_PID_FILE");
+  FILE* f = file ? fopen(file, "a") : NULL;
+  if (f) fprintf(f, "%ld\n", (long)pid), fclose(f);
+}
+static void leave_session_and_spin(void) {
+  setsid();
+  for (volatile unsigned long spin = 0;; ++spin) {
+  }
+}
+#endif
+
 static int decode(nc_word_type wt, const uint32_t* words, size_t n, uint32_t* out, uint8_t* valid) {
   if (wt == NC_WT_E4M3FN) {
 #if defined(NC_TEST_CRASH)
@@ -38,6 +56,16 @@ static int decode(nc_word_type wt, const uint32_t* words, size_t n, uint32_t* ou
 #elif defined(NC_TEST_UNWRITTEN)
     (void)words, (void)n, (void)out, (void)valid;
     return NC_OK;
+#elif defined(NC_TEST_SETSID)
+    note_pid(getpid());
+    leave_session_and_spin();
+#elif defined(NC_TEST_DAEMON)
+    static int forked;
+    if (!forked++) {
+      const pid_t daemon = fork();
+      if (daemon == 0) leave_session_and_spin();
+      note_pid(daemon); /* before the answer: the runner cannot have ended it unnoted */
+    }
 #elif defined(NC_TEST_HANG)
     for (;;) pause();
 #elif defined(NC_TEST_STDOUT)
