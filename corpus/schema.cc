@@ -38,9 +38,9 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 1> kLayouts{
 }};
 
 // FORMAT.md "Rules".
-constexpr std::array<std::string_view, 9> kRules{"shape",   "code-illegal",   "scale-negative", "scale-nonfinite",
-                                                 "zero-scale-codes", "divisor", "unknown-format", "nonfinite",
-                                                 "scale-overflow"};
+constexpr std::array<std::string_view, 10> kRules{"shape",   "code-illegal",   "scale-negative", "scale-nonfinite",
+                                                  "zero-scale-codes", "divisor", "unknown-format", "nonfinite",
+                                                  "scale-overflow", "index"};
 
 
 constexpr bool is_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }
@@ -405,10 +405,11 @@ std::string RecordSchema::check(const std::vector<std::string_view>& f) const {
       if (!shape(f[1], &sh) || !sh.elements) return bad("shape", f[1], "non-zero extents joined by x");
       if (!decimal(f[2])) return bad("row", f[2], "a decimal row index");
       if (!decimal(f[3])) return bad("block", f[3], "a decimal block-column index");
+      if (f[4] == "!shape" || f[4] == "!index") return {};  // FORMAT.md "Layout refusals"
       const size_t slash = f[4].find('/');
       if (slash == std::string::npos || !decimal(std::string_view(f[4]).substr(0, slash)) ||
           !decimal(std::string_view(f[4]).substr(slash + 1)))
-        return bad("expect", f[4], "OFFSET/PLANE_BYTES, both decimal");
+        return bad("expect", f[4], "OFFSET/PLANE_BYTES, both decimal, or !shape or !index");
       return {};
     }
     case Op::ValidateTensor:

@@ -175,7 +175,7 @@ TEST_CASE("each mutant replaces exactly one entry point", "[mutants]") {
     const nc_plugin_v1 t = mutant_table(m, marker);
     const int replaced = (t.decode != nullptr) + (t.validate_word != nullptr) + (t.parse_format != nullptr) +
                          (t.reconstruct != nullptr) + (t.convert != nullptr) + (t.encode != nullptr) +
-                         (t.validate_tensor != nullptr) + (t.dequantize != nullptr);
+                         (t.validate_tensor != nullptr) + (t.dequantize != nullptr) + (t.layout_offsets != nullptr);
     CHECK(replaced == 1);
   });
 }
@@ -429,6 +429,24 @@ TEST_CASE("NVFP4 mutants differ from the spec", "[mutants][nvfp4]") {
   CHECK(dequantize(table_of("nvfp4-folded-divisor"), NC_FORMAT_NVFP4, {1, 16}, c16, {0x38}, &near_one)[0] ==
         0xc0bffffe);
   if (correct()) CHECK(dequantize(*correct(), NC_FORMAT_NVFP4, {1, 16}, c16, {0x38}, &near_one)[0] == 0xc0bfffff);
+  // Layout blockscale-k16-m128x4-v1, [1, 17]: K is not a multiple of 16, refused (NC_EINVALID); the
+  // ceil mutant lays out 2 block columns: scale (0, 1) at byte 1 of the 512-byte tile. [1, 16]: scale
+  // (0, 1) is outside the one-column scale matrix, refused; the padded mutant answers byte 1 too.
+  {
+    uint64_t rows = 1, k17 = 17, k16 = 16, row = 0, block = 1, off = 0, plane = 0;
+    CHECK(table_of("nvfp4-layout-ceil-blocks").layout_offsets(NC_FORMAT_NVFP4, NC_LAYOUT_BLOCKSCALE_K16_M128X4_V1, &rows,
+                                                               &k17, &row, &block, 1, &off, &plane) == NC_OK);
+    CHECK((off == 1 && plane == 512));
+    CHECK(table_of("nvfp4-layout-padded-index").layout_offsets(NC_FORMAT_NVFP4, NC_LAYOUT_BLOCKSCALE_K16_M128X4_V1, &rows,
+                                                                &k16, &row, &block, 1, &off, &plane) == NC_OK);
+    CHECK((off == 1 && plane == 512));
+    if (correct()) {
+      CHECK(correct()->layout_offsets(NC_FORMAT_NVFP4, NC_LAYOUT_BLOCKSCALE_K16_M128X4_V1, &rows, &k17, &row, &block, 1,
+                                      &off, &plane) == NC_EINVALID);
+      CHECK(correct()->layout_offsets(NC_FORMAT_NVFP4, NC_LAYOUT_BLOCKSCALE_K16_M128X4_V1, &rows, &k16, &row, &block, 1,
+                                      &off, &plane) == NC_EINVALID);
+    }
+  }
 }
 
 // ---- FP8_E4M3FN_ROW_BF16S (spec 3.4) ----
