@@ -253,10 +253,10 @@ void reconstruct(const nc_plugin_v1& p, std::string_view request, std::string* l
     scale.push_back(uint32_t(s));
     div.push_back(uint32_t(d));
   }
-  // The ABI has no per-element validity for reconstruct: a batch holding one code word without a
-  // value (W8 0x80) fails whole. Such a batch is retried in halves, down to single elements, so
+  // The ABI has no per-element validity for reconstruct: a batch holding one pair without a value
+  // (W8 0x80; a nonzero code under a +0 scale, FORMAT.md "Invalid pairs") fails whole. Such a batch is retried in halves, down to single elements, so
   // the few refused elements of a large batch cost a few calls each; an element refused alone is
-  // answered `invalid`, which the runner judges against the record's !code-illegal.
+  // answered `invalid`, which the runner judges against the record's !code-illegal or !zero-scale-codes.
   std::vector<uint32_t> out(code.size());
   std::vector<uint8_t> refused(code.size());
   uint32_t* dst = nullptr;

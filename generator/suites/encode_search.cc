@@ -386,7 +386,9 @@ std::vector<std::string> derived_tags(const Scheme& s, const EncodeCase& c) {
   // tagged, only the overflow itself.
   if (right.fails) t.insert("overflow");
   else t.insert(group_tags.begin(), group_tags.end());
-  for (const auto& [v, tag] : variants) {
+  for (const auto& variant : variants) {
+    const Variant v = variant.first;  // not a structured binding: clang 14 cannot capture one
+    const char* const tag = variant.second;
     Whole alt;
     each_group([&](std::span<const uint32_t> grp) {
       const auto a = probe_variant(v, s, grp);
