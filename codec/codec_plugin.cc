@@ -120,6 +120,7 @@ int reconstruct(nc_format fmt, const uint32_t* code, const uint32_t* scale, cons
       for (size_t i = 0; i < n; ++i) {
         auto q = int_word_value(fi.code, code[i]);
         if (!q) return NC_EINVALID;  // W8 0x80 has no value to reconstruct
+        if (scale[i] == 0 && *q != 0) return NC_EINVALID;  // spec 6.1: an invalid pair has no value
         out[i] = grouped_reconstruct(scale[i], *q);
       }
       break;
@@ -127,6 +128,8 @@ int reconstruct(nc_format fmt, const uint32_t* code, const uint32_t* scale, cons
       for (size_t i = 0; i < n; ++i) out[i] = nvfp4_reconstruct(code[i], scale[i], divisor[i]);
       break;
     default:
+      for (size_t i = 0; i < n; ++i)  // spec 3.4: only signed-zero codes under a +0 row scale
+        if (scale[i] == 0 && (code[i] & 0x7fu) != 0) return NC_EINVALID;
       for (size_t i = 0; i < n; ++i) out[i] = fp8_row_reconstruct(code[i], scale[i]);
       break;
   }

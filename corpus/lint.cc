@@ -6,6 +6,7 @@
 
 #include "corpus/manifest.h"
 #include "corpus/reader.h"
+#include "corpus/tag_truth.h"
 #include "corpus/writer.h"
 #include "corpus/zstd_io.h"
 
@@ -60,6 +61,8 @@ LintReport lint_corpus(const std::string& dir) {
     }
     if (size_t line = first_differing_line(*text, again->text))
       rep.errors.push_back({path, line, "", "not in canonical form (see vectors/FORMAT.md)"});
+    // Tags must be true where their property is checkable (corpus/tag_truth.h).
+    for (Error& e : check_tag_truth(*f, path)) rep.errors.push_back(std::move(e));
   }
   return rep;
 }

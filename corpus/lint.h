@@ -1,8 +1,8 @@
 // `lint`: everything a committed corpus must satisfy, as a list of one-line Errors: the manifest
 // parses; every listed file is present with the listed size, hashes and record count; each suite
 // passes the reader's rules (schema, header order, ids, duplicates, sort order, declared vs
-// found counts, tags/policies); and each suite's text is byte-for-byte the canonical rendering
-// of its own records.
+// found counts, tags/policies); each suite's text is byte-for-byte the canonical rendering of
+// its own records; and every tag whose property is checkable holds (corpus/tag_truth.h).
 #pragma once
 
 #include <string>

@@ -350,10 +350,11 @@ std::string RecordSchema::check(const std::vector<std::string_view>& f) const {
       if (!shape(f[1], &sh) || !sh.elements) return bad("shape", f[1], "non-zero extents joined by x");
       if (!decimal(f[2])) return bad("row", f[2], "a decimal row index");
       if (!decimal(f[3])) return bad("block", f[3], "a decimal block-column index");
+      if (f[4] == "!shape" || f[4] == "!index") return {};  // FORMAT.md "Layout refusals"
       const size_t slash = f[4].find('/');
       if (slash == std::string::npos || !decimal(std::string_view(f[4]).substr(0, slash)) ||
           !decimal(std::string_view(f[4]).substr(slash + 1)))
-        return bad("expect", f[4], "OFFSET/PLANE_BYTES, both decimal");
+        return bad("expect", f[4], "OFFSET/PLANE_BYTES, both decimal, or !shape or !index");
       return {};
     }
     case Op::ValidateTensor:

@@ -51,6 +51,7 @@ struct Converted {
   std::optional<uint32_t> f32;  // nullopt: NaN, infinity, or an F64 that overflows binary32
   bool overflow = false;        // a finite F64 that rounds past binary32 max
   bool underflow = false;       // a nonzero F64 that rounds to binary32 zero
+  bool carry = false;           // an F64 whose binary32 rounding carries into the exponent (finite result)
   bool tie = false;             // an F64 exactly halfway between two binary32 values
   bool inexact = false;
 };

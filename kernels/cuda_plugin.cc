@@ -255,6 +255,7 @@ int nc_layout_offsets(nc_format fmt, nc_layout layout, const uint64_t* rows, con
   if (n && (!rows || !k || !row || !block || !offset || !plane_bytes)) return NC_EINVALID;
   if (fmt != NC_FORMAT_NVFP4 || layout != NC_LAYOUT_BLOCKSCALE_K16_M128X4_V1) return NC_EUNSUPPORTED;
   for (size_t i = 0; i < n; ++i) {
+    if (k[i] % 16 != 0) return NC_EINVALID;  // spec 3.3: no partial final block (FORMAT.md "Layout refusals")
     const BlockscaleTiles t = blockscale_tiles(rows[i], k[i]);
     if (row[i] >= rows[i] || block[i] >= t.blocks) return NC_EINVALID;
     offset[i] = blockscale_offset(t, row[i], block[i]);

@@ -43,7 +43,9 @@ NC_HD float fp8_row_weight(uint32_t code, uint32_t scale_bf16) {
 }
 
 // Whether an element's words can be reconstructed at all: each fits its component word type, and
-// the code has a value (W8's 0x80 is the one code word without one, spec 5). The ABI has no
+// the code has a value (W8's 0x80 is the one code word without one, spec 5), and the pair is not a
+// nonzero code under a +0 scale (spec 6.1 and 3.4 make it invalid: vectors/FORMAT.md "Invalid
+// pairs"; NVFP4 has no such rule). The ABI has no
 // per-element validity for reconstruct, so one such element refuses the whole call (NC_EINVALID);
 // the runner then narrows it down (runners/abi_host.cc). Whether a scale is valid (sign, NaN) is
 // validation's question, not reconstruction's: such words still have a value.
@@ -51,7 +53,10 @@ NC_HD bool reconstructible(nc_format fmt, uint32_t code, uint32_t scale) {
   const uint32_t code_bits = fmt == NC_FORMAT_NVFP4 ? 4 : fmt == NC_FORMAT_FP8_E4M3FN_ROW_BF16S ? 8 : code_bits_of(fmt);
   const uint32_t scale_bits = fmt == NC_FORMAT_NVFP4 ? 8 : 16;
   if ((code >> code_bits) != 0 || (scale >> scale_bits) != 0) return false;
-  return !(fmt == NC_FORMAT_W8G32_F16S && code == 0x80u);
+  if (fmt == NC_FORMAT_W8G32_F16S && code == 0x80u) return false;
+  if (scale == 0 && fmt == NC_FORMAT_FP8_E4M3FN_ROW_BF16S) return (code & 0x7fu) == 0;
+  if (scale == 0 && fmt != NC_FORMAT_NVFP4 && fmt > NC_FORMAT_I32) return code == 0;
+  return true;
 }
 
 // Direct formats reconstruct to their own word's binary32 expansion (I32: the integer's bits).

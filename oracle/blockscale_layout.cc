@@ -28,9 +28,15 @@ constexpr uint64_t kTileBytes = kTileRows * kTileColumns;  // 512: one byte per 
 
 }  // namespace
 
+std::string_view blockscale_k16_m128x4_v1_refusal(uint64_t n, uint64_t k, uint64_t m, uint64_t j) {
+  if (n == 0 || k == 0 || k % 16 != 0) return "shape";
+  if (m >= n || j >= k / 16) return "index";
+  return "";
+}
+
 std::optional<BlockscalePosition> blockscale_k16_m128x4_v1(uint64_t n, uint64_t k, uint64_t m, uint64_t j) {
-  const uint64_t blocks = k / 16 + (k % 16 != 0);
-  if (m >= n || j >= blocks) return std::nullopt;
+  if (!blockscale_k16_m128x4_v1_refusal(n, k, m, j).empty()) return std::nullopt;
+  const uint64_t blocks = k / 16;
   const uint64_t tile_grid_rows = n / kTileRows + (n % kTileRows != 0);
   const uint64_t tile_grid_columns = blocks / kTileColumns + (blocks % kTileColumns != 0);
   // Row axis: row within group (a 16-byte line each), group within tile (4 bytes each), then

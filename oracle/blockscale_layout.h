@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string_view>
 
 namespace nc::oracle {
 
@@ -24,7 +25,13 @@ struct BlockscalePosition {
   uint64_t tile, line, group, column;  // where it sits: tile index, 16-byte line, row group, byte in group
 };
 
-// nullopt when m >= n or j >= ceil_div(k, 16).
+// The refusal of a request, or "" when the scale (m, j) of an [n, k] matrix has a position:
+// "shape" when n or k is 0 or k is not a multiple of 16 (spec 3.3: every K-axis group holds 16
+// codes, so there is no partial final block to lay out), else "index" when m >= n or j >= k / 16
+// (a coordinate outside the logical scale matrix). FORMAT.md "Layout refusals".
+std::string_view blockscale_k16_m128x4_v1_refusal(uint64_t n, uint64_t k, uint64_t m, uint64_t j);
+
+// nullopt exactly when blockscale_k16_m128x4_v1_refusal is not "".
 std::optional<BlockscalePosition> blockscale_k16_m128x4_v1(uint64_t n, uint64_t k, uint64_t m, uint64_t j);
 
 }  // namespace nc::oracle

@@ -29,6 +29,9 @@ Reconstructed reconstruct_grouped(Context& ctx, Format f, uint32_t code_word, ui
   bool scale_negative = false;
   exact_into(FloatFormat::Binary16, scale_word, ctx.q0, scale_negative);
   const int32_t q = signed_code(info(f).code, code_word);
+  // Spec 6.1: under a +0 scale "every logical code in that group must be zero", so a nonzero code
+  // with a +0 scale is not a valid pair and has no represented value (FORMAT.md "Invalid pairs").
+  if (scale_word == 0 && q != 0) return broken("zero-scale-codes");
   // binary32(q) is exact (|q| <= 127); q == 0 is +0, so only a negative q gives a negative zero.
   mpq_set_si(ctx.q1.get_mpq_t(), q, 1);
   mpq_mul(ctx.q0.get_mpq_t(), ctx.q0.get_mpq_t(), ctx.q1.get_mpq_t());
@@ -52,6 +55,9 @@ Reconstructed reconstruct_nvfp4(Context& ctx, uint32_t e2m1_word, uint32_t e4m3_
 Reconstructed reconstruct_fp8_row(Context& ctx, uint32_t e4m3_code_word, uint32_t bf16_scale_word) {
   if (auto rule = word_rule(Format::FP8_E4M3FN_ROW_BF16S, Component::Code, e4m3_code_word); !rule.empty()) return broken(rule);
   if (auto rule = word_rule(Format::FP8_E4M3FN_ROW_BF16S, Component::Scale, bf16_scale_word); !rule.empty()) return broken(rule);
+  // Spec 3.4: under a +0 row scale "every code in that row must be either positive zero 0x00 or
+  // negative zero 0x80"; any other code makes the pair invalid (FORMAT.md "Invalid pairs").
+  if (bf16_scale_word == 0 && (e4m3_code_word & 0x7fu) != 0) return broken("zero-scale-codes");
   bool code_negative = false, scale_negative = false;
   exact_into(FloatFormat::E4M3FN, e4m3_code_word, ctx.q0, code_negative);
   exact_into(FloatFormat::BFloat16, bf16_scale_word, ctx.q1, scale_negative);

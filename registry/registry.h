@@ -177,11 +177,12 @@ enum class RuleId : uint8_t {
   UnknownFormat,
   Nonfinite,
   ScaleOverflow,
+  Index,
 };
-inline constexpr int kRuleCount = 9;
+inline constexpr int kRuleCount = 10;
 inline constexpr std::array<std::string_view, kRuleCount> kRuleNames{
     "shape",   "code-illegal",   "scale-negative", "scale-nonfinite", "zero-scale-codes",
-    "divisor", "unknown-format", "nonfinite",      "scale-overflow"};
+    "divisor", "unknown-format", "nonfinite",      "scale-overflow", "index"};
 
 // The decode op's `class` column (FORMAT.md), in the oracle's ValueClass order.
 inline constexpr int kValueClassCount = 6;

@@ -269,10 +269,10 @@ void reconstruct(const nc_plugin_v1& p, std::string_view request, std::string* l
     scale.push_back(uint32_t(s));
     div.push_back(uint32_t(d));
   }
-  // The ABI has no per-element validity for reconstruct: a batch holding one code word without a
-  // value (W8 0x80) fails whole. Such a batch is retried in halves, down to single elements, so
+  // The ABI has no per-element validity for reconstruct: a batch holding one pair without a value
+  // (W8 0x80; a nonzero code under a +0 scale, FORMAT.md "Invalid pairs") fails whole. Such a batch is retried in halves, down to single elements, so
   // the few refused elements of a large batch cost a few calls each; an element refused alone is
-  // answered `invalid`, which the runner judges against the record's !code-illegal.
+  // answered `invalid`, which the runner judges against the record's !code-illegal or !zero-scale-codes.
   std::vector<uint32_t> out(code.size());
   std::vector<uint8_t> refused(code.size());
   uint32_t* dst = nullptr;
@@ -463,14 +463,36 @@ void layout(const nc_plugin_v1& p, std::string_view request, std::string* line) 
       return error(line, "malformed layout element");
     rows[i] = shape[0], k[i] = shape[1];
   }
-  if (!status_ok(fn(*fmt, *lay, rows.data(), k.data(), row.data(), block.data(), n, offset.data(), plane.data()), line))
-    return;
-  const size_t unwritten = size_t(std::count(offset.begin(), offset.end(), kPoisonOffset)) +
-                           size_t(std::count(plane.begin(), plane.end(), kPoisonOffset));
-  if (!all_written(unwritten, 2 * n, line)) return;
+  // As for reconstruct, the ABI refuses a whole batch (NC_EINVALID) that holds one request without
+  // a position (K not a multiple of 16, a coordinate outside the scale matrix): the batch is retried
+  // in halves down to single elements, and an element refused alone is answered `invalid`, which
+  // the runner judges against the record's !shape or !index (FORMAT.md "Layout refusals").
+  std::vector<uint8_t> refused(n);
+  auto call = [&](auto& self, size_t from, size_t to) -> int {
+    const int st = fn(*fmt, *lay, rows.data() + from, k.data() + from, row.data() + from, block.data() + from, to - from,
+                      offset.data() + from, plane.data() + from);
+    if (st != NC_EINVALID) return st;
+    if (to - from <= 1) {
+      if (to > from) refused[from] = 1;
+      return NC_OK;
+    }
+    const size_t half = from + (to - from) / 2;
+    const int first = self(self, from, half);
+    return first == NC_OK ? self(self, half, to) : first;
+  };
+  if (!status_ok(call(call, 0, n), line)) return;
+  // A refused element's outputs are not read; every other one must have been written.
+  size_t unwritten = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (!refused[i]) unwritten += size_t(offset[i] == kPoisonOffset) + size_t(plane[i] == kPoisonOffset);
+  if (!all_written(unwritten, 2 * (n - size_t(std::count(refused.begin(), refused.end(), 1))), line)) return;
   line->assign("ok");
   for (size_t i = 0; i < n; ++i) {
     *line += ' ';
+    if (refused[i]) {
+      *line += "invalid";
+      continue;
+    }
     append_decimal(line, offset[i]);
     *line += '/';
     append_decimal(line, plane[i]);

@@ -66,7 +66,8 @@ bool is_rejection_answer(Capability cap, std::string_view expect, std::string_vi
   switch (cap) {
     case Capability::Decode:
     case Capability::Validate:
-    case Capability::Reconstruct: return actual == "invalid";
+    case Capability::Reconstruct:
+    case Capability::Layout: return actual == "invalid";
     case Capability::Parse: return actual == "reject";
     case Capability::ValidateTensor: {
       // "!rule@where": the rule must match; a target that cannot locate it may answer '-'.

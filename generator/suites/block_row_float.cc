@@ -145,7 +145,9 @@ SuiteInfo fp8_recon_info() {
   s.tags = {
       {"scale-binade-edge", "a scale at the first or last fraction of its binade: catches exponent/fraction errors."},
       {"scale-subnormal", "a subnormal BF16 scale: catches FTZ of the scale."},
-      {"scale-zero", "a +0 scale: the product is a signed zero."},
+      {"scale-zero", "a +0 scale: a signed-zero code gives a signed zero; any other code is the invalid pair of spec 3.4."},
+      {"zero-scale-pair", "a nonzero code under a +0 row scale: spec 3.4 allows only 0x00 and 0x80 there, so the pair "
+                          "has no value and must be refused (!zero-scale-codes); catches answering +-0."},
       {"overflow", "the product overflows binary32: must be infinity, not saturated."},
       {"subnormal", "a subnormal binary32 product: catches FTZ."},
       {"rounded", "the product needs rounding to binary32: catches truncation."},
@@ -168,6 +170,7 @@ void fp8_recon_build(SuiteBuilder& b) {
       if (!r.rule.empty()) {
         c.expect = rejection(r.rule);
         c.info = {"-"};
+        if (r.rule == "zero-scale-codes") c.tags.push_back("zero-scale-pair");
       } else {
         c.expect = hex_word(r.binary32, 8);
         c.info = {oracle::format_exact(r.exact)};

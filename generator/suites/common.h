@@ -44,3 +44,22 @@ Case decode_case(oracle::Context& ctx, WordType t, uint32_t word, std::vector<st
                  std::string comment = "");
 
 }  // namespace nc::gen
+
+namespace nc::gen {
+
+// The encode -> dequantize chains of spec 12's last evidence item ("canonical quantization
+// followed by exact stored code/scale decode for a partially populated group"): binary32 source
+// matrices of a grouped scheme with a partial final group of every residue r = K mod G (1..G-1),
+// shape [2, G + r], and [r] alone for three residues. Every partial group holds nonzero values; in
+// each [2, G + r] one row's partial group is rescued (amax/qmax rounds to binary16 zero, codes
+// nonzero under 0x0001) and the other's clamps (a subnormal scale that rounds down, +-amax beyond
+// [qmin, qmax]). encode.<FMT> holds them as encode records and dequantize.<FMT> holds the oracle
+// encoder's output of each, tagged encode-chain in both, with the same comment.
+struct ChainSource {
+  uint64_t rows = 1, k = 0;
+  std::vector<uint32_t> src;  // binary32 words, row-major
+  std::string what;           // the shared comment
+};
+std::vector<ChainSource> chain_sources(Format f);
+
+}  // namespace nc::gen

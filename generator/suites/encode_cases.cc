@@ -9,6 +9,7 @@
 
 #include "generator/encode_search.h"
 #include "generator/suite.h"
+#include "generator/suites/common.h"
 
 namespace nc::gen::encsearch {
 namespace {
@@ -552,6 +553,35 @@ void source_conversion_cases(const Scheme& s, Collector& c) {
   for (double sign : {1.0, -1.0})
     c.typed(Src::F64, {d(sign * std::ldexp(1.0 + std::ldexp(1.0, -49), -150))}, {},
             "binary64 just above 2^-150: one rounding gives 2^-149 (nonzero amax), two give the tie and +0");
+  // binary64 -> binary32 rounding that carries into the exponent below the overflow threshold: the
+  // tie (2 - 2^-24) * 2^e (the odd top significand rounds up to 2^(e+1)) and a value just above it,
+  // of both signs, over binades from the binary16-subnormal scales to the largest that encode. Alone
+  // (the carry doubles amax, so the scale), and beside amax = qmax * 2^(e+1) (scale 2^(e+1), where
+  // the carried element is code +-1 and a dropped carry gives 2^e, the tie 0.5, code 0). Just below
+  // the tie it rounds down: no carry.
+  {
+    const double qd = static_cast<double>(s.qmax);
+    const double max_e = std::floor(std::log2(65504.0 * qd)) - 1;  // (2^(e+1)) / qmax stays finite in binary16
+    for (int e : {-24, -13, -1, 0, 3, 9, 14, static_cast<int>(max_e)}) {
+      const double top = std::ldexp(2.0 - std::ldexp(1.0, -24), e), above = std::ldexp(2.0 - std::ldexp(1.0, -24) + std::ldexp(1.0, -45), e);
+      const double below = std::ldexp(2.0 - std::ldexp(1.0, -24) - std::ldexp(1.0, -45), e);
+      const std::string be = "2^" + std::to_string(e);
+      if (e + 1 <= 15) {
+        for (double sign : {1.0, -1.0}) {
+          c.typed(Src::F64, {d(qd * std::ldexp(1.0, e + 1)), d(sign * top)}, {},
+                  "binary64 tie (2 - 2^-24) * " + be + " beside amax qmax * 2^(e+1): carries to 2^(e+1), code +-1");
+          c.typed(Src::F64, {d(qd * std::ldexp(1.0, e + 1)), d(sign * above)}, {},
+                  "binary64 just above the carrying tie at " + be + " beside amax qmax * 2^(e+1): code +-1");
+        }
+        c.typed(Src::F64, {d(qd * std::ldexp(1.0, e + 1)), d(below)}, {},
+                "binary64 just below the carrying tie at " + be + ": rounds down, no carry");
+      }
+      if (e >= -1) {
+        c.typed(Src::F64, {d(top)}, {}, "binary64 tie (2 - 2^-24) * " + be + " alone: amax carries to 2^(e+1)");
+        c.typed(Src::F64, {d(-above), d(0.5 * top)}, {}, "binary64 just above the carrying tie, negative, as amax at " + be);
+      }
+    }
+  }
   const double q = static_cast<double>(s.qmax);
   auto ulp32 = [](double v) { const float f = static_cast<float>(v); return static_cast<double>(std::nextafter(f, INFINITY)) - f; };
   for (int k : {1, 2, 3, 4}) {
@@ -594,6 +624,9 @@ std::vector<EncodeCase> select_cases(const Scheme& s, uint64_t seed) {
   failure_order_cases(s, c);
   integer_tie_cases(s, c);
   source_conversion_cases(s, c);
+  // Spec 12's chains: the same sources as dequantize.<FMT>'s encode-chain records (common.h).
+  for (ChainSource& ch : chain_sources(*find_format(s.name)))
+    c.matrix(ch.rows, std::move(ch.src), {"encode-chain"}, ch.what);
   std::vector<EncodeCase> out = c.take();
   for (EncodeCase& e : out) {
     std::set<std::string> t(e.tags.begin(), e.tags.end());

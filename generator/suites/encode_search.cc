@@ -158,6 +158,7 @@ Converted to_f32(Src s, uint64_t word) {
       }
       c.f32 = word_of(f);
       c.underflow = d != 0 && f == 0;
+      c.carry = f != 0 && std::ilogb(f) > std::ilogb(d);  // the significand rounded up to a power of two
       c.inexact = static_cast<double>(f) != d;
       if (c.inexact) {
         const float g = std::nextafter(f, d > f ? std::numeric_limits<float>::infinity()
@@ -263,9 +264,14 @@ const std::map<std::string, std::string>& tag_meanings() {
       {"binary64", "computing the steps in binary64 (one rounding to binary16, x*(1/s) in binary64) would change a scale or code"},
       {"clamp", "integral rounding leaves [qmin, qmax]: the clamp after rounding is needed (a rounded-down scale)"},
       {"double-rounding", "rounding amax/qmax once to binary16 would give a different scale than the f32-then-f16 order"},
+      {"encode-chain", "a chain of spec 12's last item: the canonical encoder's output for these sources is the input of the "
+                       "dequantize.<FMT> record with the same comment (a partial final group of every residue K mod G, "
+                       "rescued and clamped): catches an encoder and decoder that agree with each other but not with spec 7 and 6.2"},
       {"example", "a worked example of examples.md: catches a misreading of spec 7"},
       {"f16-tie", "raw_scale32 lies exactly halfway between two binary16 values: catches ties-away or truncation in f32->f16"},
       {"f64-overflow", "a finite binary64 source overflows binary32: must fail nonfinite, not saturate"},
+      {"f64-carry", "a binary64 source whose binary32 rounding carries into the exponent (the significand rounds up to the "
+                    "next power of two) below the overflow threshold: catches a conversion that drops the carry"},
       {"f64-tie", "a binary64 source exactly halfway between two binary32 values: catches non-RNE f64->f32"},
       {"f64-underflow", "a nonzero binary64 source rounds to binary32 zero and counts as zero"},
       {"multi-group", "more than one group per row: catches groups that share or leak state"},
@@ -309,6 +315,7 @@ std::vector<std::string> derived_tags(const Scheme& s, const EncodeCase& c) {
     if (cv.overflow) t.insert("f64-overflow");
     if (cv.underflow) t.insert("f64-underflow");
     if (cv.tie) t.insert("f64-tie");
+    if (cv.carry) t.insert("f64-carry");
     if (!cv.f32) {
       nonfinite = true;
       x.push_back(0x7fc00000u);
@@ -325,37 +332,75 @@ std::vector<std::string> derived_tags(const Scheme& s, const EncodeCase& c) {
       {Variant::HalfUp, "tie-even"},             {Variant::SignedMax, "amax-abs"},
       {Variant::NoClampW8, "w8-no-m128"},
   };
-  for (uint64_t r = 0; r < c.rows; ++r) {
-    for (uint64_t g0 = 0; g0 < c.k; g0 += s.group) {
-      const size_t n = static_cast<size_t>(std::min<uint64_t>(s.group, c.k - g0));
-      std::span<const uint32_t> grp(x.data() + r * c.k + g0, n);
-      GroupProbe p;
-      const Outcome o = probe_group(s, grp, p);
-      if (o == Outcome::Nonfinite) return {t.begin(), t.end()};  // later groups are not reached
-      if (o == Outcome::ScaleOverflow) {
-        t.insert("overflow");
-        return {t.begin(), t.end()};
+  // Spec 7 converts every source first: a non-finite one fails the whole tensor, and no reading of
+  // the later steps, nor any other source's conversion, can change that result (lint checks it).
+  if (nonfinite) {
+    t.erase("f64-tie");
+    t.erase("f64-carry");
+    t.erase("f64-underflow");
+    t.erase("subnormal-source");
+    return {t.begin(), t.end()};
+  }
+  // The whole tensor as spec 7 encodes it, and as each wrong reading would: a variant's tag is
+  // true only if the tensor's result (outcome, every scale, every code) changes.
+  struct Whole {
+    bool fails = false;
+    std::vector<uint16_t> scales;
+    std::vector<int32_t> codes;
+    bool operator==(const Whole& o) const { return fails == o.fails && (fails || (scales == o.scales && codes == o.codes)); }
+  };
+  auto each_group = [&](auto&& fn) {
+    for (uint64_t r = 0; r < c.rows; ++r)
+      for (uint64_t g0 = 0; g0 < c.k; g0 += s.group) {
+        const size_t n = static_cast<size_t>(std::min<uint64_t>(s.group, c.k - g0));
+        if (!fn(std::span<const uint32_t>(x.data() + r * c.k + g0, n))) return;
       }
-      if (p.amax == 0) {
-        t.insert("zero");
-        if (std::any_of(grp.begin(), grp.end(), [](uint32_t w) { return w == 0x80000000u; }))
-          t.insert("neg-zero");
-        continue;
-      }
-      if (p.rescued) t.insert("rescue");
-      if (p.scale16 < 0x400) t.insert("subnormal-scale");
-      if (is_f16_midpoint(p.raw)) t.insert("f16-tie");
-      for (size_t i = 0; i < n; ++i) {
-        const float v = f32_of(p.norm[i]);
-        if (v - std::floor(v) == 0.5f) t.insert("tie");
-        if (p.rounded[i] > s.qmax || p.rounded[i] < s.qmin) t.insert("clamp");
-        if (p.codes[i] == s.qmin && s.qmin != -127) t.insert("qmin");
-      }
-      for (const auto& [v, tag] : variants) {
-        const auto alt = probe_variant(v, s, grp);
-        if (!alt || alt->scales[0] != p.scale16 || alt->codes != p.codes) t.insert(tag);
-      }
+  };
+  Whole right;
+  std::set<std::string> group_tags;
+  each_group([&](std::span<const uint32_t> grp) {
+    GroupProbe p;
+    if (probe_group(s, grp, p) == Outcome::ScaleOverflow) {
+      right.fails = true;
+      return false;
     }
+    right.scales.push_back(p.scale16);
+    right.codes.insert(right.codes.end(), p.codes.begin(), p.codes.end());
+    if (p.amax == 0) {
+      group_tags.insert("zero");
+      if (std::any_of(grp.begin(), grp.end(), [](uint32_t w) { return w == 0x80000000u; })) group_tags.insert("neg-zero");
+      return true;
+    }
+    if (p.rescued) group_tags.insert("rescue");
+    if (p.scale16 < 0x400) group_tags.insert("subnormal-scale");
+    if (is_f16_midpoint(p.raw)) group_tags.insert("f16-tie");
+    for (size_t i = 0; i < grp.size(); ++i) {
+      const float v = f32_of(p.norm[i]);
+      if (v - std::floor(v) == 0.5f) group_tags.insert("tie");
+      if (p.rounded[i] > s.qmax || p.rounded[i] < s.qmin) group_tags.insert("clamp");
+      if (p.codes[i] == s.qmin && s.qmin != -127) group_tags.insert("qmin");
+    }
+    return true;
+  });
+  // A failing tensor's groups before the failure cannot change its result: their classes are not
+  // tagged, only the overflow itself.
+  if (right.fails) t.insert("overflow");
+  else t.insert(group_tags.begin(), group_tags.end());
+  for (const auto& variant : variants) {
+    const Variant v = variant.first;  // not a structured binding: clang 14 cannot capture one
+    const char* const tag = variant.second;
+    Whole alt;
+    each_group([&](std::span<const uint32_t> grp) {
+      const auto a = probe_variant(v, s, grp);
+      if (!a) {
+        alt.fails = true;
+        return false;
+      }
+      alt.scales.push_back(a->scales[0]);
+      alt.codes.insert(alt.codes.end(), a->codes.begin(), a->codes.end());
+      return true;
+    });
+    if (!(alt == right)) t.insert(tag);
   }
   return {t.begin(), t.end()};
 }

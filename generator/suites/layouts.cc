@@ -2,10 +2,12 @@
 // layout (spec 2 registers it; spec 12 asks for "known block-scale swizzle offsets"). Per logical
 // shape [N, K]: every scale of small and tile-straddling shapes, the edge rows (row groups of 32,
 // tiles of 128, the last row) crossed with the edge block columns (tiles of 4, the last column),
-// every scale of the last (padded) tile, and seeded samples of large model shapes. K is a multiple
-// of 16 throughout (spec 3.3: every K-axis group holds 16 code words). Expected offsets and plane
-// sizes from oracle::blockscale_k16_m128x4_v1.
+// every scale of the last (padded) tile, and seeded samples of large model shapes; and the
+// refusals: K not a multiple of 16 (!shape, spec 3.3: every K-axis group holds 16 code words) and
+// coordinates outside the logical scale matrix (!index). Expected offsets, plane sizes and
+// refusals from oracle/blockscale_layout.h.
 #include <set>
+#include <stdexcept>
 
 #include "generator/suites/common.h"
 #include "oracle/blockscale_layout.h"
@@ -27,6 +29,10 @@ SuiteInfo layout_info() {
       {"padded", "a shape whose scale matrix is not whole tiles: catches unpadded row strides and plane sizes."},
       {"whole-shape", "every scale of a small shape: catches any permutation error in one or two tiles."},
       {"random", "a seeded sample of a model-sized shape (SplitMix64): broad coverage."},
+      {"refused-k", "K not a multiple of 16 (!shape): spec 3.3 gives every K-axis group 16 codes, so there is no "
+                    "partial final block to place; catches a ceil_div(K, 16) scale matrix laid out anyway."},
+      {"refused-index", "a row or block column outside the logical [N, K/16] scale matrix (!index), though inside the "
+                        "padded tile: catches an offset computed for any coordinate the padded plane holds."},
   };
   return s;
 }
@@ -73,6 +79,31 @@ void layout_build(SuiteBuilder& b) {
       }
     for (uint64_t m = (n - 1) / 128 * 128; m < n; ++m)
       for (uint64_t j = (blocks - 1) / 4 * 4; j < blocks; ++j) add(n, k, m, j, {"last-tile"});
+  }
+  // Refusals (FORMAT.md "Layout refusals"): K not a multiple of 16, whatever the coordinate; then
+  // coordinates outside the logical scale matrix, just past its last row or block column (inside
+  // the padded tile), and far outside.
+  auto refuse = [&](uint64_t n, uint64_t k, uint64_t m, uint64_t j, const std::string& tag, const std::string& why) {
+    const std::string_view rule = oracle::blockscale_k16_m128x4_v1_refusal(n, k, m, j);
+    if (rule.empty()) throw std::logic_error("layout refusal has a position: " + why);
+    std::string shape = std::to_string(n);
+    shape.append(1, 'x').append(std::to_string(k));
+    std::string comment = why;
+    comment.append(" (").append(shape).append(1, ')');
+    b.add(Case{{shape, std::to_string(m), std::to_string(j)}, rejection(rule), {}, {"-"}, {tag}, comment});
+  };
+  for (auto [n, k] : std::vector<std::pair<uint64_t, uint64_t>>{{1, 1}, {1, 8}, {1, 15}, {1, 17}, {2, 24}, {128, 40}, {129, 200}, {7168, 2056}}) {
+    refuse(n, k, 0, 0, "refused-k", "K not a multiple of 16: the first scale");
+    refuse(n, k, n - 1, k / 16, "refused-k", "K not a multiple of 16: the would-be partial block of the last row");
+  }
+  for (auto [n, k] : std::vector<std::pair<uint64_t, uint64_t>>{{1, 16}, {2, 32}, {31, 64}, {33, 48}, {128, 64}, {129, 80}, {300, 272}}) {
+    const uint64_t blocks = k / 16;
+    refuse(n, k, n, 0, "refused-index", "row N, one past the last row");
+    refuse(n, k, 0, blocks, "refused-index", "block column K/16, one past the last");
+    refuse(n, k, n, blocks, "refused-index", "row N and block column K/16");
+    if (n % 128) refuse(n, k, (n + 127) / 128 * 128 - 1, 0, "refused-index", "the last padded row of the tile");
+    if (blocks % 4) refuse(n, k, 0, (blocks + 3) / 4 * 4 - 1, "refused-index", "the last padded block column of the tile");
+    refuse(n, k, uint64_t(1) << 40, 0, "refused-index", "a row far outside");
   }
   // Model-sized shapes: seeded samples anywhere in the plane.
   for (auto [n, k] : std::vector<std::pair<uint64_t, uint64_t>>{{7168, 2048}, {18432, 7168}, {129280, 7168}}) {

@@ -8,8 +8,10 @@
 // Tensor contents are seeded (SplitMix64); every expectation from oracle::validate_tensor and
 // oracle::dequantize.
 #include <algorithm>
+#include <stdexcept>
 
 #include "generator/suites/common.h"
+#include "oracle/maxabs_f16_recip_rne_v1.h"
 #include "oracle/validity.h"
 
 namespace nc::gen {
@@ -120,6 +122,11 @@ SuiteInfo tensor_info(Format f, bool deq) {
     s.tags["code-scale-grid"] = "every E2M1 code times every valid block scale over one divisor, each row one scale: "
                                 "catches folding d_w into the block scale first (two roundings), and saturating or "
                                 "flushing at the ends of the binary32 range.";
+  if (is_grouped_int(f) && deq)
+    s.tags["encode-chain"] = "codes and scales are the canonical encoder's output (spec 7) for the sources of the "
+                             "encode." + n + " record with the same comment: a partial final group of every residue "
+                             "K mod G, nonzero, rescued and clamped (spec 12's last item); catches a decoder that "
+                             "mishandles a partial group of some length.";
   if (f == Format::NVFP4)
     s.tags["partial-block"] = "K is not a multiple of 16, a shape error (spec 3.3: every K-axis group holds 16 codes): catches "
                               "accepting a short final block as the grouped schemes' partial group.";
@@ -219,6 +226,23 @@ void code_scale_grid(SuiteBuilder& b, const Geometry& g) {
     t.shape = {t.scales.size(), 16};
     t.divisor = d;
     add_tensor(b, g, true, t, {"code-scale-grid"}, "every code and valid block scale over divisor " + hex_word(d, 8));
+  }
+}
+
+// Spec 12's last item: canonical quantization (the oracle's MAXABS_F16_RECIP_RNE_V1) of the chain
+// sources (common.h), then their exact decode. The same sources are encode.<FMT> records.
+void encode_chain_cases(SuiteBuilder& b, const Geometry& g) {
+  oracle::Context ctx;
+  const uint32_t code_mask = (1u << info(info(g.f).code).bits) - 1;
+  for (const ChainSource& ch : chain_sources(g.f)) {
+    const std::vector<uint64_t> src(ch.src.begin(), ch.src.end());
+    const oracle::EncodeResult e = oracle::encode_maxabs_f16_recip_rne_v1(ctx, g.f, oracle::SourceType::FP32, ch.rows, ch.k, src);
+    if (e.failure != oracle::EncodeFailure::None) throw std::logic_error("encode chain fails: " + ch.what);
+    Tensor t;
+    t.shape = ch.rows == 1 ? std::vector<uint64_t>{ch.k} : std::vector<uint64_t>{ch.rows, ch.k};
+    t.scales = e.scales;
+    for (int32_t q : e.codes) t.codes.push_back(uint32_t(q) & code_mask);
+    add_tensor(b, g, true, t, {"encode-chain"}, ch.what);
   }
 }
 
@@ -455,6 +479,7 @@ void tensor_build(Format f, bool deq, SuiteBuilder& b) {
   }
   subnormal_cases(b, g, deq, r);
   if (deq && f == Format::NVFP4) code_scale_grid(b, g);
+  if (deq && grouped) encode_chain_cases(b, g);
   if (deq) return;
   if (f == Format::NVFP4) partial_block_cases(b, g, r);
   combination_cases(b, g, r);

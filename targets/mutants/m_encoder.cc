@@ -2,6 +2,7 @@
 // a plausible converter gets it wrong. The entry point replaced is `encode`; the corpus suites that
 // should kill them are the encoder suites (encode.*), by the tag named in each entry.
 #include <cmath>
+#include <cstring>
 
 #include "targets/mutants/encoder_skeleton.h"
 #include "targets/mutants/mutant.h"
@@ -101,6 +102,23 @@ NC_ENCODER_MUTANT(f64_subnormal_double_round, st.to_binary32 = [](nc_source_type
   return true;
 })
 
+// binary64 -> binary32 by hand in the normal range: a value at or past the overflow threshold
+// (2^128 - 2^103) is infinity, otherwise the 52-bit fraction is rounded to 23 bits to nearest-even
+// and a carry out of the fraction is dropped (the fraction wraps to 0, the exponent is not
+// incremented): (2 - 2^-24) * 2^e becomes 2^e instead of 2^(e+1).
+NC_ENCODER_MUTANT(f64_carry_dropped, st.to_binary32 = [](nc_source_type t, uint64_t w, float* out) {
+  const double d = f64_from_bits(w);
+  if (t != NC_SRC_F64 || !std::isfinite(d) || std::fabs(d) < 0x1p-126 || std::fabs(d) >= 0x1.ffffffp127)
+    return source_to_binary32(t, w, out);
+  const uint64_t frac = w & 0xfffffffffffffull, low = frac & 0x1fffffffull;
+  uint64_t f23 = frac >> 29;
+  if (low > 0x10000000ull || (low == 0x10000000ull && (f23 & 1))) f23 = (f23 + 1) & 0x7fffffull;  // carry lost
+  const uint32_t e32 = uint32_t(int((w >> 52) & 0x7ff) - 1023 + 127);
+  const uint32_t bits = uint32_t(w >> 63) << 31 | e32 << 23 | uint32_t(f23);
+  std::memcpy(out, &bits, 4);
+  return true;
+})
+
 // No finiteness check on sources: a NaN is skipped by the amax comparison and quantized to 0.
 NC_ENCODER_MUTANT(nan_source_quantized, st.to_binary32 = [](nc_source_type t, uint64_t w, float* out) {
   source_to_binary32(t, w, out);
@@ -169,6 +187,10 @@ std::span<const Mutant> encoder_mutants() {
         "binary64 sources rounded to 24 bits, then to the binary32 subnormal grid (two roundings)",
         "encode.*", "src-f64", "f64 binary64"},
        install_f64_subnormal_double_round},
+      {{"enc-f64-carry-dropped", "encoder", "encode",
+        "binary64 sources rounded by hand: a rounding carry out of the fraction is dropped (no exponent increment)",
+        "encode.*", "f64-carry", "f64 binary64 carry"},
+       install_f64_carry_dropped},
       {{"enc-nan-quantized", "encoder", "encode", "non-finite sources quantized instead of failing",
         "encode.*", "nonfinite", "nan infinity"},
        install_nan_source_quantized},

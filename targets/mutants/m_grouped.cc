@@ -147,6 +147,34 @@ void install_sign_magnitude(nc_plugin_v1* t) { t->decode = decode_sign_magnitude
 void install_offset_binary(nc_plugin_v1* t) { t->reconstruct = reconstruct_offset_binary; }
 void install_code_over_scale(nc_plugin_v1* t) { t->reconstruct = reconstruct_code_over_scale; }
 void install_negative_zero_scale(nc_plugin_v1* t) { t->validate_word = validate_negative_zero_scale; }
+// A +0 scale read as "the product is zero": a nonzero code under a +0 scale (grouped or FP8 row)
+// answered +-0 (the sign of the code) instead of refused. Spec 6.1 and 3.4 make that pair invalid,
+// as W8's 0x80 is, so it has no value (FORMAT.md "Invalid pairs"). Every other element delegates.
+int reconstruct_zero_scale_pair_value(nc_format f, const uint32_t* c, const uint32_t* s, const uint32_t* d, size_t n,
+                                      uint32_t* out) {
+  if (!base().reconstruct) return NC_EUNSUPPORTED;
+  int b;
+  uint32_t g;
+  const bool grouped = grouped_params(f, &b, &g), fp8 = f == NC_FORMAT_FP8_E4M3FN_ROW_BF16S;
+  if (!grouped && !fp8) return base().reconstruct(f, c, s, d, n, out);
+  std::vector<uint32_t> codes(c, c + n);
+  std::vector<uint32_t> zero_answer(n, 1);  // 1: not an invalid pair, else the word answered
+  for (size_t i = 0; i < n; ++i) {
+    const bool negative = grouped ? signed_code(c[i], b) < 0 : (c[i] & 0x80u) != 0;
+    const bool nonzero = grouped ? signed_code(c[i], b) != 0 && !(b == 8 && (c[i] & 0xffu) == 0x80u)
+                                 : (c[i] & 0x7fu) != 0 && (c[i] & 0x7fu) != 0x7fu;
+    if (s[i] == 0 && nonzero) {
+      zero_answer[i] = negative ? 0x80000000u : 0u;
+      codes[i] = 0;
+    }
+  }
+  const int rc = base().reconstruct(f, codes.data(), s, d, n, out);
+  if (rc != NC_OK) return rc;
+  for (size_t i = 0; i < n; ++i)
+    if (zero_answer[i] != 1) out[i] = zero_answer[i];
+  return NC_OK;
+}
+void install_zero_scale_pair_value(nc_plugin_v1* t) { t->reconstruct = reconstruct_zero_scale_pair_value; }
 void install_zero_scale_unchecked(nc_plugin_v1* t) { t->validate_tensor = validate_tensor_zero_scale_unchecked; }
 void install_zero_scale_sign_blind(nc_plugin_v1* t) { t->validate_tensor = validate_tensor_zero_scale_sign_blind; }
 void install_floor_count(nc_plugin_v1* t) { t->validate_tensor = validate_tensor_floor_count; }
@@ -182,6 +210,11 @@ std::span<const Mutant> grouped_mutants() {
       {{"grp-code-over-scale", "grouped", "reconstruct", "reconstruction code / scale instead of code * scale",
         "reconstruct.Q*G64_F16S reconstruct.W8G32_F16S", "-", "multiplier divide"},
        install_code_over_scale},
+      {{"grp-zero-scale-pair-value", "grouped", "reconstruct",
+        "a nonzero code under a +0 scale (grouped, FP8 row) reconstructed as +-0 instead of refused",
+        "reconstruct.Q*G64_F16S reconstruct.W8G32_F16S reconstruct.FP8_E4M3FN_ROW_BF16S", "zero-scale-pair",
+        "zero-scale"},
+       install_zero_scale_pair_value},
   };
   return kMutants;
 }

@@ -91,6 +91,30 @@ int validate_tensor_partial_block(nc_format f, size_t rank, const uint64_t* shap
   return base().validate_tensor(f, 2, padded_shape, codes.data(), codes.size(), s, ns, d, rule, where);
 }
 
+// blockscale-k16-m128x4-v1 offsets with the tile formula of vectors/FORMAT.md, refusing what
+// `lenient` lets through differently: ceil_blocks lays out K not a multiple of 16 with
+// ceil_div(K, 16) block columns (a short final block); padded_ok answers any coordinate inside the
+// padded plane (rows up to the tile's 128, block columns up to its 4) instead of the logical matrix.
+template <bool ceil_blocks, bool padded_ok>
+int layout_lenient(nc_format f, nc_layout l, const uint64_t* rows, const uint64_t* k, const uint64_t* row,
+                   const uint64_t* block, size_t n, uint64_t* offset, uint64_t* plane_bytes) {
+  if (!base().layout_offsets) return NC_EUNSUPPORTED;
+  if (f != NC_FORMAT_NVFP4 || l != NC_LAYOUT_BLOCKSCALE_K16_M128X4_V1)
+    return base().layout_offsets(f, l, rows, k, row, block, n, offset, plane_bytes);
+  for (size_t i = 0; i < n; ++i) {
+    if (!ceil_blocks && k[i] % 16) return NC_EINVALID;
+    const uint64_t blocks = (k[i] + 15) / 16, c = (blocks + 3) / 4, tile_rows = (rows[i] + 127) / 128;
+    const uint64_t max_row = padded_ok ? tile_rows * 128 : rows[i], max_block = padded_ok ? c * 4 : blocks;
+    if (rows[i] == 0 || blocks == 0 || row[i] >= max_row || block[i] >= max_block) return NC_EINVALID;
+    const uint64_t m = row[i], j = block[i];
+    offset[i] = ((m / 128) * c + j / 4) * 512 + (m % 32) * 16 + ((m % 128) / 32) * 4 + j % 4;
+    plane_bytes[i] = tile_rows * c * 512;
+  }
+  return NC_OK;
+}
+void install_layout_ceil_blocks(nc_plugin_v1* t) { t->layout_offsets = layout_lenient<true, false>; }
+void install_layout_padded_index(nc_plugin_v1* t) { t->layout_offsets = layout_lenient<false, true>; }
+
 void install_multiply_divisor(nc_plugin_v1* t) { t->reconstruct = reconstruct_multiply_divisor; }
 void install_negative_zero_scale(nc_plugin_v1* t) { t->validate_word = validate_negative_zero_block_scale; }
 void install_divisor_finite_only(nc_plugin_v1* t) { t->validate_word = validate_divisor_finite_only; }
@@ -120,6 +144,14 @@ std::span<const Mutant> nvfp4_mutants() {
       {{"nvfp4-partial-block", "nvfp4", "validate_tensor", "K not a multiple of 16 accepted with a short final block",
         "validate-tensor.NVFP4", "partial-block", "partial block 16 shape"},
        install_partial_block},
+      {{"nvfp4-layout-ceil-blocks", "nvfp4", "layout_offsets",
+        "K not a multiple of 16 laid out with ceil_div(K, 16) block columns instead of refused",
+        "layout.NVFP4.*", "refused-k", "refusal multiple 16"},
+       install_layout_ceil_blocks},
+      {{"nvfp4-layout-padded-index", "nvfp4", "layout_offsets",
+        "a row or block column inside the padded tile but outside the logical scale matrix given an offset",
+        "layout.NVFP4.*", "refused-index", "refusal outside"},
+       install_layout_padded_index},
   };
   return kMutants;
 }

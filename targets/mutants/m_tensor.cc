@@ -78,9 +78,27 @@ int dequantize_daz_scales(nc_format f, size_t rank, const uint64_t* shape, const
   return base().dequantize(f, rank, shape, c, nc, scales.data(), ns, d, out);
 }
 
+// A bulk grouped dequantize whose partial final group is walked two codes at a time (two Q4 codes
+// share a byte in packed layouts) with the pair loop bound i + 2 < end, and a lone last code
+// handled after it when end - i == 1: a partial group of even length never writes its last pair
+// (the output stays +0). Full groups take the vector path and are right; odd lengths are right.
+int dequantize_even_tail_dropped(nc_format f, size_t rank, const uint64_t* shape, const uint32_t* c, size_t nc,
+                                 const uint32_t* s, size_t ns, const uint32_t* d, uint32_t* out) {
+  if (!base().dequantize) return NC_EUNSUPPORTED;
+  const int rc = base().dequantize(f, rank, shape, c, nc, s, ns, d, out);
+  int bits;
+  uint32_t g;
+  if (rc != NC_OK || !grouped_params(f, &bits, &g) || rank == 0) return rc;
+  const uint64_t k = shape[rank - 1], tail = k % g;
+  if (tail == 0 || tail % 2 || k == 0) return rc;
+  for (uint64_t row = 0; (row + 1) * k <= nc; ++row) out[row * k + k - 2] = out[row * k + k - 1] = 0;
+  return rc;
+}
+
 void install_one_pass(nc_plugin_v1* t) { t->validate_tensor = validate_tensor_one_pass; }
 void install_ftz(nc_plugin_v1* t) { t->dequantize = dequantize_ftz; }
 void install_daz_scales(nc_plugin_v1* t) { t->dequantize = dequantize_daz_scales; }
+void install_even_tail_dropped(nc_plugin_v1* t) { t->dequantize = dequantize_even_tail_dropped; }
 
 }  // namespace
 
@@ -96,6 +114,10 @@ std::span<const Mutant> tensor_mutants() {
       {{"tensor-dequantize-daz-scales", "tensor", "dequantize", "subnormal scale words read as zero",
         "dequantize.*", "subnormal-scale", "subnormal"},
        install_daz_scales},
+      {{"tensor-dequantize-even-tail", "tensor", "dequantize",
+        "a partial final group of even length loses its last pair (pair loop bound i + 2 < end)",
+        "dequantize.Q*G64_F16S dequantize.W8G32_F16S", "encode-chain", "partial group"},
+       install_even_tail_dropped},
   };
   return kMutants;
 }

@@ -57,6 +57,17 @@ TEST_CASE("plugin entry points on hand-derived cases", "[codec][plugin]") {
   const uint32_t code = 0x7, scale = 0x7e, d = 0x40400000;
   REQUIRE(p->reconstruct(NC_FORMAT_NVFP4, &code, &scale, &d, 1, out) == NC_OK);
   CHECK(out[0] == 0x44600000u);  // 896
+
+  // Spec 6.1 and 3.4: a nonzero code under a +0 scale is an invalid pair, refused like W8's 0x80;
+  // a zero code there (FP8 row: either signed zero) has its value.
+  const uint32_t q_codes[2] = {0x0, 0x8}, zero_scales[2] = {0, 0}, w8_code = 0x81, fp8_codes[2] = {0x80, 0x38};
+  CHECK(p->reconstruct(NC_FORMAT_Q4G64_F16S, q_codes, zero_scales, nullptr, 2, out) == NC_EINVALID);
+  CHECK(p->reconstruct(NC_FORMAT_W8G32_F16S, &w8_code, zero_scales, nullptr, 1, out) == NC_EINVALID);
+  REQUIRE(p->reconstruct(NC_FORMAT_Q4G64_F16S, q_codes, zero_scales, nullptr, 1, out) == NC_OK);
+  CHECK(out[0] == 0u);
+  CHECK(p->reconstruct(NC_FORMAT_FP8_E4M3FN_ROW_BF16S, fp8_codes, zero_scales, nullptr, 2, out) == NC_EINVALID);
+  REQUIRE(p->reconstruct(NC_FORMAT_FP8_E4M3FN_ROW_BF16S, fp8_codes, zero_scales, nullptr, 1, out) == NC_OK);
+  CHECK(out[0] == 0x80000000u);
 }
 
 TEST_CASE("plugin encode reports scales, codes, trace and outcome", "[codec][plugin]") {

@@ -132,6 +132,14 @@ std::vector<Case> cases() {
                     NC_EINVALID &&
                 reconstruct_case(p, NC_FORMAT_W8G32_F16S, 0x7f, 0x3c00, nullptr, 0x42fe0000);  // 127 * 1
        }},
+      {"reconstruct.zero_scale_pair_refused", [](auto& p) {
+         // Spec 6.1: a nonzero code under a +0 scale has no value, refused like W8 0x80; code 0 is +0.
+         const Words code{0x0, 0x1}, scale{0x0000, 0x0000};
+         Words out(2);
+         return p.reconstruct(NC_FORMAT_Q4G64_F16S, code.data(), scale.data(), nullptr, 2, out.data()) ==
+                    NC_EINVALID &&
+                reconstruct_case(p, NC_FORMAT_Q4G64_F16S, 0x0, 0x0000, nullptr, 0x00000000);
+       }},
       {"decode.mixed_word_types", [](auto& p) {
          const Words w{0x7e, 0x7f, 0x01};
          Words out(3);

@@ -90,6 +90,14 @@ int main() {
   check(!reconstructible(NC_FORMAT_NVFP4, 0x2, 0x100), "nvfp4 scale wider than 8 bits");
   check(reconstructible(NC_FORMAT_FP8_E4M3FN_ROW_BF16S, 0xff, 0xffff), "fp8 row: every 8-bit code has a value");
   check(!reconstructible(NC_FORMAT_FP8_E4M3FN_ROW_BF16S, 0x100, 0x3f80), "fp8 code wider than 8 bits");
+  // Spec 6.1 / 3.4: a nonzero code under a +0 scale is an invalid pair (FORMAT.md "Invalid pairs").
+  check(!reconstructible(NC_FORMAT_Q4G64_F16S, 0x1, 0x0000), "q4 code 1 under a +0 scale");
+  check(!reconstructible(NC_FORMAT_Q5G64_F16S, 0x10, 0x0000), "q5 code -16 under a +0 scale");
+  check(!reconstructible(NC_FORMAT_W8G32_F16S, 0x81, 0x0000), "w8 code -127 under a +0 scale");
+  check(reconstructible(NC_FORMAT_Q6G64_F16S, 0x0, 0x0000), "q6 code 0 under a +0 scale");
+  check(!reconstructible(NC_FORMAT_FP8_E4M3FN_ROW_BF16S, 0x01, 0x0000), "fp8 code 0x01 under a +0 row scale");
+  check(reconstructible(NC_FORMAT_FP8_E4M3FN_ROW_BF16S, 0x80, 0x0000), "fp8 -0 under a +0 row scale");
+  check(reconstructible(NC_FORMAT_NVFP4, 0x7, 0x00), "nvfp4 has no zero-scale rule");
 
   std::printf(failures ? "%d FAILED\n" : "all host-run kernel logic cases passed\n", failures);
   return failures ? 1 : 0;

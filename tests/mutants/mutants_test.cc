@@ -175,7 +175,7 @@ TEST_CASE("each mutant replaces exactly one entry point", "[mutants]") {
     const nc_plugin_v1 t = mutant_table(m, marker);
     const int replaced = (t.decode != nullptr) + (t.validate_word != nullptr) + (t.parse_format != nullptr) +
                          (t.reconstruct != nullptr) + (t.convert != nullptr) + (t.encode != nullptr) +
-                         (t.validate_tensor != nullptr) + (t.dequantize != nullptr);
+                         (t.validate_tensor != nullptr) + (t.dequantize != nullptr) + (t.layout_offsets != nullptr);
     CHECK(replaced == 1);
   });
 }
@@ -217,6 +217,11 @@ TEST_CASE("encoder mutants differ from the spec", "[mutants][encoder]") {
   // the tie, which goes to even (+0): an all-zero group, scale +0.
   check_encode("enc-f64-subnormal-double-round", NC_FORMAT_Q4G64_F16S, {0x3690000000000008ull},
                ok({0x0001}, {0}), ok({0x0000}, {0}), 1, NC_SRC_F64);
+  // Q4 binary64 {14, (2 - 2^-24) = 0x3ffffffff0000000}: amax 14 -> raw 2.0 -> scale 0x4000, inv 0.5.
+  // The second source is the binary32 tie between 2 - 2^-23 (odd significand) and 2: RNE carries
+  // into the exponent, 2.0, code 1. Dropping the carry gives 1.0, normalized 0.5, the tie to even 0.
+  check_encode("enc-f64-carry-dropped", NC_FORMAT_Q4G64_F16S, {0x402c000000000000ull, 0x3ffffffff0000000ull},
+               ok({0x4000}, {7, 1}), ok({0x4000}, {7, 0}), 1, NC_SRC_F64);
   // examples.md NaN group must fail; the mutant skips the NaN in amax (1.0 -> 0x3092) and codes it 0.
   check_encode("enc-nan-quantized", NC_FORMAT_Q4G64_F16S, {0x7fc00000, 0x3f800000},
                fails(NC_ENCODE_FAIL_NONFINITE), ok({0x3092}, {0, 7}));
@@ -275,6 +280,18 @@ TEST_CASE("grouped mutants differ from the spec", "[mutants][grouped]") {
   check_reconstruct("grp-offset-binary-codes", NC_FORMAT_Q4G64_F16S, 0x0, 0x3c00, nullptr, 0x00000000, 0xc1000000);
   // code 2 at scale 2.0 is 4.0; 2 / 2.0 is 1.0.
   check_reconstruct("grp-code-over-scale", NC_FORMAT_Q4G64_F16S, 0x2, 0x4000, nullptr, 0x40800000, 0x3f800000);
+  // Q4 code 0x1 (1) under a +0 scale: spec 6.1 makes the pair invalid (refused, NC_EINVALID); the
+  // mutant answers 1 * +0 = +0.
+  {
+    const nc_plugin_v1 t = table_of("grp-zero-scale-pair-value");
+    const uint32_t code = 0x1, scale = 0x0000;
+    uint32_t out = 0xdeadbeefu;
+    if (t.reconstruct(NC_FORMAT_Q4G64_F16S, &code, &scale, nullptr, 1, &out) == NC_OK) CHECK(out == 0u);
+    if (correct()) CHECK(correct()->reconstruct(NC_FORMAT_Q4G64_F16S, &code, &scale, nullptr, 1, &out) == NC_EINVALID);
+#ifdef NC_TEST_HAVE_CODEC
+    CHECK(t.reconstruct(NC_FORMAT_Q4G64_F16S, &code, &scale, nullptr, 1, &out) == NC_OK);
+#endif
+  }
   // -0 is not a valid scale (spec 6).
   check_accepts_invalid("grp-negative-zero-scale", NC_FORMAT_Q4G64_F16S, NC_COMP_SCALE, 0x8000);
   // A valid 1x65 Q4 tensor has ceil_div(65, 64) = 2 scales: the floor count wants 1 and rejects it.
@@ -345,6 +362,19 @@ TEST_CASE("tensor mutants differ from the spec", "[mutants][tensor][nvfp4]") {
                                             {0x0000, 0xbc00});
   CHECK(one_pass.rule == NC_RULE_ZERO_SCALE_CODES);
   CHECK(one_pass.where == 1);
+  // Q4 [1, 66]: codes 1, scales 1.0 (group 0) and 2.0 (group 1, the partial group of 2): elements
+  // 64 and 65 are 1 * 2.0 = 2.0 (0x40000000); the even-tail mutant leaves them +0.
+  {
+    const std::vector<uint32_t> codes(66, 0x1);
+    const std::vector<uint32_t> got = dequantize(table_of("tensor-dequantize-even-tail"), NC_FORMAT_Q4G64_F16S, {1, 66},
+                                                 codes, {0x3c00, 0x4000});
+    CHECK(got[65] == 0u);
+    CHECK(got[63] == one);
+    CHECK(dequantize(*correct(), NC_FORMAT_Q4G64_F16S, {1, 66}, codes, {0x3c00, 0x4000})[65] == 0x40000000u);
+    // An odd partial group (K = 67) is right.
+    CHECK(dequantize(table_of("tensor-dequantize-even-tail"), NC_FORMAT_Q4G64_F16S, {1, 67},
+                     std::vector<uint32_t>(67, 0x1), {0x3c00, 0x4000})[66] == 0x40000000u);
+  }
   // FP8 row [1, 1]: code 0x38 (1.0) times BF16 scale 0x0040 (2^-127, subnormal) is 2^-127, the
   // binary32 subnormal 0x00400000. FTZ gives +0; DAZ on the scale gives +0 too.
   CHECK(dequantize(*correct(), NC_FORMAT_FP8_E4M3FN_ROW_BF16S, {1, 1}, {0x38}, {0x0040})[0] == 0x00400000);
@@ -399,6 +429,24 @@ TEST_CASE("NVFP4 mutants differ from the spec", "[mutants][nvfp4]") {
   CHECK(dequantize(table_of("nvfp4-folded-divisor"), NC_FORMAT_NVFP4, {1, 16}, c16, {0x38}, &near_one)[0] ==
         0xc0bffffe);
   if (correct()) CHECK(dequantize(*correct(), NC_FORMAT_NVFP4, {1, 16}, c16, {0x38}, &near_one)[0] == 0xc0bfffff);
+  // Layout blockscale-k16-m128x4-v1, [1, 17]: K is not a multiple of 16, refused (NC_EINVALID); the
+  // ceil mutant lays out 2 block columns: scale (0, 1) at byte 1 of the 512-byte tile. [1, 16]: scale
+  // (0, 1) is outside the one-column scale matrix, refused; the padded mutant answers byte 1 too.
+  {
+    uint64_t rows = 1, k17 = 17, k16 = 16, row = 0, block = 1, off = 0, plane = 0;
+    CHECK(table_of("nvfp4-layout-ceil-blocks").layout_offsets(NC_FORMAT_NVFP4, NC_LAYOUT_BLOCKSCALE_K16_M128X4_V1, &rows,
+                                                               &k17, &row, &block, 1, &off, &plane) == NC_OK);
+    CHECK((off == 1 && plane == 512));
+    CHECK(table_of("nvfp4-layout-padded-index").layout_offsets(NC_FORMAT_NVFP4, NC_LAYOUT_BLOCKSCALE_K16_M128X4_V1, &rows,
+                                                                &k16, &row, &block, 1, &off, &plane) == NC_OK);
+    CHECK((off == 1 && plane == 512));
+    if (correct()) {
+      CHECK(correct()->layout_offsets(NC_FORMAT_NVFP4, NC_LAYOUT_BLOCKSCALE_K16_M128X4_V1, &rows, &k17, &row, &block, 1,
+                                      &off, &plane) == NC_EINVALID);
+      CHECK(correct()->layout_offsets(NC_FORMAT_NVFP4, NC_LAYOUT_BLOCKSCALE_K16_M128X4_V1, &rows, &k16, &row, &block, 1,
+                                      &off, &plane) == NC_EINVALID);
+    }
+  }
 }
 
 // ---- FP8_E4M3FN_ROW_BF16S (spec 3.4) ----

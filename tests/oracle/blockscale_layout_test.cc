@@ -30,6 +30,17 @@ TEST_CASE("blockscale layout: hand-worked offsets", "[oracle][layout]") {
   // Outside the scale matrix.
   CHECK_FALSE(blockscale_k16_m128x4_v1(129, 80, 129, 0));
   CHECK_FALSE(blockscale_k16_m128x4_v1(129, 80, 0, 5));
+  // Refusals (FORMAT.md "Layout refusals"): K not a multiple of 16 is a shape refusal whatever the
+  // coordinate (spec 3.3: no partial final block); a coordinate outside the logical scale matrix,
+  // even inside the padded tile, is an index refusal.
+  CHECK(nc::oracle::blockscale_k16_m128x4_v1_refusal(1, 17, 0, 0) == "shape");
+  CHECK(nc::oracle::blockscale_k16_m128x4_v1_refusal(1, 8, 0, 0) == "shape");
+  CHECK(nc::oracle::blockscale_k16_m128x4_v1_refusal(0, 16, 0, 0) == "shape");
+  CHECK_FALSE(blockscale_k16_m128x4_v1(2, 33, 0, 0));
+  CHECK(nc::oracle::blockscale_k16_m128x4_v1_refusal(129, 80, 129, 0) == "index");
+  CHECK(nc::oracle::blockscale_k16_m128x4_v1_refusal(129, 80, 255, 0) == "index");  // the padded tile's last row
+  CHECK(nc::oracle::blockscale_k16_m128x4_v1_refusal(1, 16, 0, 3) == "index");      // the padded tile's last column
+  CHECK(nc::oracle::blockscale_k16_m128x4_v1_refusal(129, 80, 128, 4).empty());
 }
 
 TEST_CASE("blockscale layout: a bijection onto the padded plane, equal to the closed formula", "[oracle][layout]") {

@@ -97,4 +97,14 @@ TEST_CASE("reconstruction equations by hand", "[oracle][reconstruct]") {
   CHECK(reconstruct_fp8_row(ctx, 0x7e, 0x7f7f).binary32 == 0x7f800000u);
   CHECK(reconstruct_fp8_row(ctx, 0xfe, 0x3f80).binary32 == 0xc3e00000u);
   CHECK(reconstruct_fp8_row(ctx, 0x7f, 0x3f80).rule == "code-illegal");
+  // Invalid pairs (spec 6.1, 3.4): a nonzero code under a +0 scale has no value.
+  CHECK(reconstruct_grouped(ctx, Format::Q4G64_F16S, 0x1, 0x0000).rule == "zero-scale-codes");
+  CHECK(reconstruct_grouped(ctx, Format::Q4G64_F16S, 0x8, 0x0000).rule == "zero-scale-codes");  // -8
+  CHECK(reconstruct_grouped(ctx, Format::W8G32_F16S, 0x81, 0x0000).rule == "zero-scale-codes");
+  CHECK(reconstruct_grouped(ctx, Format::W8G32_F16S, 0x80, 0x0000).rule == "code-illegal");  // word first
+  CHECK(reconstruct_grouped(ctx, Format::Q6G64_F16S, 0x0, 0x0000).rule.empty());
+  CHECK(reconstruct_grouped(ctx, Format::Q6G64_F16S, 0x0, 0x0000).binary32 == 0u);
+  CHECK(reconstruct_fp8_row(ctx, 0x38, 0x0000).rule == "zero-scale-codes");
+  CHECK(reconstruct_fp8_row(ctx, 0x81, 0x0000).rule == "zero-scale-codes");  // -2^-9 is not a zero
+  CHECK(reconstruct_fp8_row(ctx, 0x80, 0x0000).binary32 == 0x80000000u);
 }
