@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The issue 32 sweep domains: validate-tensor.*, parse.registry and reconstruct.NVFP4.divisors judge
 # the CPU codec conformant, and each finds its mutant (the class the sweep names), which the corpus
-# before issue 32 let through; a pipe target declines these domains with a clear refusal.
+# before issue 32 let through, also through the pipe protocol (the plugin host as the adapter); an
+# adapter without the op declines; the reconstruct domains are refused for a pipe target.
 #   tensor_domains_test.sh NINFER_CONFORM MUTANT_DIR
 set -u
 bin=$1
 mutants=$2
+here=$(cd "$(dirname "$0")" && pwd)
 fail=0
 check() {  # check WHAT EXPECTED_RC GREP_PATTERN -- command...
   local what=$1 want=$2 pattern=$3
@@ -33,6 +35,17 @@ check "BOM stripped" 1 "bom:accepted" -- \
   "$bin" sweep parse.registry --target "plugin:$mutants/mutant-registry-bom-stripped.so"
 check "multiplier form 2 ulp off" 1 "normal-result:2-ulp" -- \
   "$bin" sweep reconstruct.NVFP4.divisors --target "plugin:$mutants/mutant-nvfp4-reciprocal-multiplier.so"
-check "pipe target declines" 2 "a pipe target sweeps the convert.\* and decode.\* domains only, not parse.registry" -- \
-  "$bin" sweep parse.registry --target "pipe:cat"
+# Through the pipe protocol's text requests: the plugin host serves a mutant as a pipe adapter.
+check "pipe: BOM stripped" 1 "bom:accepted" -- \
+  "$bin" sweep parse.registry --target "pipe:$bin plugin-host $mutants/mutant-registry-bom-stripped.so"
+check "pipe: signalling-NaN divisor accepted" 1 "divisor:positive-signalling-nan:accepted +3" -- \
+  "$bin" sweep validate-tensor.NVFP4 --target "pipe:$bin plugin-host $mutants/mutant-tensor-snan-divisor.so"
+check "pipe: codec conformant" 0 "validate-tensor.FP8_E4M3FN_ROW_BF16S +196608 inputs \(100% of the domain\)  0 mismatches" -- \
+  "$bin" sweep validate-tensor.FP8_E4M3FN_ROW_BF16S --target "pipe:$bin plugin-host $mutants/control-codec.so" --jobs 2
+# An adapter without the ops answers `unsupported`: every input is counted unsupported, no
+# mismatch, and sweep's usual "nothing was judged" (exit 1: no verdict from nothing).
+check "pipe: adapter without parse declines" 1 "declined all 97195 inputs.*|0 mismatches  97195 unsupported" -- \
+  "$bin" sweep parse.registry --target "pipe:python3 $here/truncating_adapter.py"
+check "pipe: reconstruct domains refused" 2 "a pipe target sweeps the convert.\*, decode.\*, validate-tensor.\* and parse.\* domains only, not reconstruct.NVFP4.divisors" -- \
+  "$bin" sweep reconstruct.NVFP4.divisors --target "pipe:python3 $here/truncating_adapter.py"
 exit $fail
