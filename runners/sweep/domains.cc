@@ -379,7 +379,7 @@ Family word_family() {
 
 namespace {
 uint64_t g_encode_groups = 65536;
-std::vector<Family> families() { return {word_family(), reconstruct_family(), encode_family()}; }
+std::vector<Family> families() { return {word_family(), reconstruct_family(), encode_family(), tensor_family()}; }
 }  // namespace
 
 uint64_t encode_groups() { return g_encode_groups; }

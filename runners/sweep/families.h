@@ -17,6 +17,7 @@ struct Family {
 Family word_family();         // convert.*, decode.*          (domains.cc)
 Family reconstruct_family();  // reconstruct.*                (reconstruct_domains.cc)
 Family encode_family();       // encode.*                     (encode_domains.cc)
+Family tensor_family();       // validate-tensor.*, parse.*   (tensor_domains.cc)
 
 std::string hex_word(uint32_t w, int digits);
 

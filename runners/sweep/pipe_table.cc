@@ -5,6 +5,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -134,6 +135,84 @@ int pipe_convert(nc_recipe recipe, const uint32_t* src, size_t n, uint32_t* out)
                       false);
 }
 
+// One text request of one element; Ok: *token the answer's single token.
+int one_element_request(runners::Request& req, uint32_t first_word, std::string* token) {
+  std::string why;
+  PipeTarget* a = adapter(&why);
+  if (!a) return fail(first_word, why);
+  const std::string line = runners::request_line(req);
+  const std::string shown = line.size() > 200 ? line.substr(0, 200) + "..." : line;
+  Response r = a->call(req);
+  if (int rc = from_response(r, shown, first_word); rc != NC_OK) return rc;
+  if (r.token_count() != 1)
+    return fail(first_word, "adapter answered '" + shown + "' with " + std::to_string(r.token_count()) + " tokens, not 1");
+  *token = std::string(r.token(0));
+  return NC_OK;
+}
+
+// `parse HEX` (PIPE.md): the canonical name or `reject`.
+int pipe_parse(const char* name, size_t len, int32_t* out) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  runners::Request req{Capability::Parse, "", {}};
+  std::string& e = req.add_element();
+  if (len == 0) e += "\"\"";
+  for (size_t i = 0; i < len; ++i) e += kHex[uint8_t(name[i]) >> 4], e += kHex[uint8_t(name[i]) & 15];
+  std::string token;
+  if (int rc = one_element_request(req, 0, &token); rc != NC_OK) return rc;
+  if (token == "reject") return *out = -1, NC_OK;
+  const std::optional<nc_format> f = runners::format_token(token);
+  if (!f) return fail(0, "adapter answered parse with the malformed token '" + token + "'");
+  *out = int32_t(*f);
+  return NC_OK;
+}
+
+// `validate-tensor FMT SHAPE CODES SCALES DIVISOR` (PIPE.md): `valid` or `!RULE@WHERE`.
+int pipe_validate_tensor(nc_format fmt, size_t rank, const uint64_t* shape, const uint32_t* codes, size_t n_codes,
+                         const uint32_t* scales, size_t n_scales, const uint32_t* divisor, int32_t* rule,
+                         int64_t* where) {
+  runners::Request req{Capability::ValidateTensor, std::string(runners::format_name(fmt)), {}};
+  std::string& e = req.add_element();
+  for (size_t i = 0; i < rank; ++i) {
+    if (i) e += 'x';
+    e += std::to_string(shape[i]);
+  }
+  // Word widths of the plane types (vectors/FORMAT.md): codes E2M1 1, E4M3FN and W8 2, Q4..Q6 2;
+  // scales E4M3FN 2, binary16 and BF16 4.
+  const int code_digits = fmt == NC_FORMAT_NVFP4 ? 1 : 2, scale_digits = fmt == NC_FORMAT_NVFP4 ? 2 : 4;
+  auto plane = [&](const uint32_t* w, size_t n, int digits) {
+    e += ' ';
+    if (n == 0) return void(e += '-');
+    for (size_t i = 0; i < n; ++i) {
+      if (i) e += ',';
+      runners::append_hex_word(&e, w[i], digits);
+    }
+  };
+  plane(codes, n_codes, code_digits);
+  plane(scales, n_scales, scale_digits);
+  e += ' ';
+  if (divisor) runners::append_hex_word(&e, *divisor, 8);
+  else e += '-';
+  std::string token;
+  if (int rc = one_element_request(req, n_scales ? scales[0] : 0, &token); rc != NC_OK) return rc;
+  if (token == "valid") return *rule = NC_RULE_NONE, *where = -1, NC_OK;
+  const size_t at = token.find('@');
+  if (token.size() < 3 || token[0] != '!' || at == std::string::npos)
+    return fail(0, "adapter answered validate-tensor with the malformed token '" + token + "'");
+  const std::string name = token.substr(1, at - 1), loc = token.substr(at + 1);
+  for (int r = NC_RULE_SHAPE; r <= NC_RULE_DIVISOR; ++r)
+    if (runners::rule_name(nc_rule(r)) == name) {
+      *rule = r;
+      *where = -1;
+      int64_t v = 0;
+      if (loc.size() > 1 && loc[0] == runners::rule_plane(nc_rule(r)) && runners::parse_dec(loc.substr(1), &v) && v >= 0)
+        *where = v;
+      else if (loc != "-")
+        return fail(0, "adapter answered validate-tensor with the malformed place '" + token + "'");
+      return NC_OK;
+    }
+  return fail(0, "adapter answered validate-tensor with the unknown rule '" + token + "'");
+}
+
 nc_plugin_v1 g_table{};
 
 }  // namespace
@@ -156,6 +235,8 @@ const nc_plugin_v1* pipe_table(const std::string& command, double timeout_s, std
   g_table.version = g.version.c_str();
   g_table.decode = pipe_decode;
   g_table.convert = pipe_convert;
+  g_table.parse_format = pipe_parse;
+  g_table.validate_tensor = pipe_validate_tensor;
   return &g_table;
 }
 

@@ -2,6 +2,8 @@
 // every (E2M1, E4M3FN scale) pair times a divisor set, against oracle/fastref's exact products.
 #include <algorithm>
 #include <functional>
+#include <string>
+#include <vector>
 
 #include "oracle/fastref/recipes.h"
 #include "registry/registry.h"
@@ -30,6 +32,8 @@ struct ReconstructDomain : Domain {
   // The picture: the cell of a valid element.
   Grid grid_;
   std::function<uint64_t(const Element&)> cell_of;
+  // The mismatch class of a wrong result; empty: by result class (subnormal/normal, flushed or not).
+  std::function<std::string(uint32_t want, uint32_t got)> classify;
 
   Grid grid() const override { return grid_; }
   std::string name() const override { return name_; }
@@ -72,8 +76,9 @@ struct ReconstructDomain : Domain {
         ++cell.mismatches;
         bool flushed = (want & 0x7fffffffu) != 0 && (out[k] & 0x7fffffffu) == 0;
         bool subnormal = (want & 0x7f800000u) == 0;
-        std::string cls = std::string(subnormal ? "subnormal-result" : "normal-result") + ":" +
-                          (flushed ? "flushed" : "wrong-value");
+        std::string cls = classify ? classify(want, out[k])
+                                   : std::string(subnormal ? "subnormal-result" : "normal-result") + ":" +
+                                         (flushed ? "flushed" : "wrong-value");
         tally.count({index[k], cls,
                      {hex_word(code[k], code_digits), hex_word(scale[k], scale_digits),
                       has_divisor ? hex_word(divisor[k], 8) : "-"},
@@ -183,6 +188,87 @@ std::unique_ptr<Domain> nvfp4() {
   return d;
 }
 
+// reconstruct.NVFP4.divisors (issue 32, item 7): realistic divisors. A checkpoint's d_w is any
+// positive binary32 derived from a tensor's maximum, and the multiplier form
+// e2m1 * e4m3 * binary32(1 / d_w) is up to 2 ulp off (one rounding of the reciprocal, one of the
+// product) where the 12 divisors of reconstruct.NVFP4 show at most 1. The set, built once:
+//   - every binade: one divisor per biased exponent 1..254 (fraction drawn from SplitMix64), and
+//     the subnormal divisors 2^-149 .. 2^-127 (one per power) with a drawn fraction each;
+//   - 1024 random fractions in the binades 2^-24 .. 2^24 (finite, positive);
+//   - the 128 significands whose reciprocal rounds worst (1/m closest to a binary32 rounding
+//     midpoint, found by exhaustive search over the 2^23 significands), in binades 2^0, 2^-10, 2^12.
+// Every E2M1 code times every valid block scale (00..7e) over each divisor, against
+// fastref::binary32_mul_div (the exact quotient rounded once). Mismatches are classed by how many
+// binary32 ulps the result is off (a 2-ulp class is the multiplier form's signature).
+const std::vector<uint32_t>& realistic_divisors() {
+  static const std::vector<uint32_t> kSet = [] {
+    std::vector<uint32_t> out;
+    uint64_t state = 0x6469766973307273ull;  // SplitMix64 over "divis0rs"
+    auto next = [&] {
+      uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+      z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+      return z ^ (z >> 31);
+    };
+    for (uint32_t e = 1; e <= 254; ++e) out.push_back(e << 23 | uint32_t(next() & 0x7fffffu));
+    for (uint32_t b = 0; b < 23; ++b) out.push_back((1u << b) | (uint32_t(next()) & ((1u << b) - 1)));
+    for (int i = 0; i < 1024; ++i) out.push_back(uint32_t(127 - 24 + next() % 49) << 23 | uint32_t(next() & 0x7fffffu));
+    // 1/m for m = M / 2^23, M in [2^23, 2^24): the reciprocal's significand is 2^47 / M (in [2^23, 2^24]
+    // for M > 2^23); its rounding error is the distance of the remainder r = 2^47 mod M from M / 2.
+    std::vector<std::pair<uint64_t, uint32_t>> worst;  // (|2r - M|, M)
+    for (uint64_t m = (1u << 23) + 1; m < (1u << 24); ++m) {
+      const uint64_t r = (uint64_t(1) << 47) % m;
+      const uint64_t dist = 2 * r > m ? 2 * r - m : m - 2 * r;
+      if (worst.size() < 128 || dist < worst.back().first) {
+        worst.emplace_back(dist, uint32_t(m));
+        std::sort(worst.begin(), worst.end());
+        if (worst.size() > 128) worst.pop_back();
+      }
+    }
+    for (const auto& [dist, m] : worst)
+      for (uint32_t e : {127u, 117u, 139u}) out.push_back(e << 23 | (m & 0x7fffffu));
+    return out;
+  }();
+  return kSet;
+}
+
+// The distance in binary32 ulps between two results of the same sign, both finite (else "far").
+std::string ulp_class(uint32_t want, uint32_t got) {
+  const bool finite = (want & 0x7f800000u) != 0x7f800000u && (got & 0x7f800000u) != 0x7f800000u;
+  if (!finite || (want >> 31) != (got >> 31)) return "non-finite-or-sign";
+  const uint32_t a = want & 0x7fffffffu, b = got & 0x7fffffffu;
+  const uint32_t d = a > b ? a - b : b - a;
+  if (a != 0 && b == 0) return "flushed";
+  return d == 1 ? "1-ulp" : d == 2 ? "2-ulp" : d <= 16 ? "3-16-ulp" : "far";
+}
+
+std::unique_ptr<Domain> nvfp4_divisors() {
+  auto d = std::make_unique<ReconstructDomain>();
+  d->name_ = "reconstruct.NVFP4.divisors";
+  d->op_ = "reconstruct NVFP4";
+  const std::vector<uint32_t>& set = realistic_divisors();
+  d->size_ = uint64_t(set.size()) * 2032;  // divisor x (127 valid block scales x 16 codes)
+  d->abi = NC_FORMAT_NVFP4;
+  d->code_digits = 1;
+  d->scale_digits = 2;
+  d->has_divisor = true;
+  d->element = [&set](uint64_t i, Element& e) {
+    const uint32_t r = uint32_t(i % 2032);
+    e = {r & 0xf, r >> 4, set[i / 2032]};
+    return true;
+  };
+  d->reference = [](const Element& e) {
+    return fastref::binary32_mul_div(fastref::e2m1_to_binary32(e.code), fastref::e4m3fn_to_binary32(e.scale), e.divisor);
+  };
+  d->classify = [](uint32_t want, uint32_t got) {
+    return std::string((want & 0x7f800000u) == 0 ? "subnormal-result" : "normal-result") + ":" + ulp_class(want, got);
+  };
+  // Across, the divisor's biased exponent; down, the block scale word.
+  d->grid_ = {"scale-code", 256, 128, "divisor's biased exponent (all divisors and codes of that binade)", "E4M3FN block scale word"};
+  d->cell_of = [](const Element& e) { return uint64_t(e.divisor >> 23) * 128 + e.scale; };
+  return d;
+}
+
 constexpr Format kReconstructFormats[] = {Format::Q4G64_F16S, Format::Q5G64_F16S, Format::Q6G64_F16S,
                                           Format::W8G32_F16S, Format::NVFP4, Format::FP8_E4M3FN_ROW_BF16S};
 
@@ -192,9 +278,11 @@ Family reconstruct_family() {
   return {[] {
             std::vector<std::string> names;
             for (Format f : kReconstructFormats) names.push_back("reconstruct." + std::string(info(f).name));
+            names.push_back("reconstruct.NVFP4.divisors");
             return names;
           },
           [](const std::string& name) -> std::unique_ptr<Domain> {
+            if (name == "reconstruct.NVFP4.divisors") return nvfp4_divisors();
             for (Format f : kReconstructFormats) {
               if (name != "reconstruct." + std::string(info(f).name)) continue;
               if (f == Format::NVFP4) return nvfp4();

@@ -83,8 +83,11 @@ struct DlHandle {
   }
 };
 
-bool is_word_domain(const std::string& name) {
-  return name.rfind("convert.", 0) == 0 || name.rfind("decode.", 0) == 0;
+// The domains a pipe target can be swept on: the word domains (binary batches) and the tensor and
+// name domains (one text request per tensor or name, PIPE.md).
+bool is_pipe_domain(const std::string& name) {
+  return name.rfind("convert.", 0) == 0 || name.rfind("decode.", 0) == 0 || name.rfind("validate-tensor.", 0) == 0 ||
+         name.rfind("parse.", 0) == 0;
 }
 
 }  // namespace
@@ -131,8 +134,8 @@ bool sweep_target(const std::string& target_spec, const std::vector<std::string>
     isolate = true;
   } else if (spec.rfind("pipe:", 0) == 0) {
     for (const std::string& d : domains)
-      if (!is_word_domain(d))
-        return *why = "a pipe target sweeps the convert.* and decode.* domains only, not " + d +
+      if (!is_pipe_domain(d))
+        return *why = "a pipe target sweeps the convert.*, decode.*, validate-tensor.* and parse.* domains only, not " + d +
                       " (replay covers the rest)",
                false;
     table = pipe_table(spec.substr(5), pipe_timeout_s, why);

@@ -20,7 +20,7 @@ struct Outcome {
 
 // Sweeps each domain in turn. Returns false with *why, sweeping nothing, when the spec cannot be
 // swept: an unknown form, a plugin that does not load, an adapter that does not answer hello, or
-// a domain other than convert.* and decode.* for a pipe target.
+// a domain other than convert.*, decode.*, validate-tensor.* and parse.* for a pipe target.
 bool sweep_target(const std::string& spec, const std::vector<std::string>& domains, const Options& opts,
                   double pipe_timeout_s, std::vector<Outcome>* out, std::string* why);
 

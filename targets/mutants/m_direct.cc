@@ -157,7 +157,15 @@ void install_f16_overflow(nc_plugin_v1* t) {
 void install_f16_ftz(nc_plugin_v1* t) { t->convert = convert_f16_ftz; }
 void install_e4m3_sat_as_ovf(nc_plugin_v1* t) { t->convert = convert_e4m3_sat_as_ovf; }
 void install_e4m3_through_f16(nc_plugin_v1* t) { t->convert = convert_e4m3_through_f16; }
+// A leading UTF-8 byte-order mark dropped before the lookup, as a text reader that decodes with
+// Python's "utf-8-sig" or skips a BOM at the start of a field does: "\xef\xbb\xbfBF16" accepted.
+int parse_bom_stripped(const char* name, size_t len, int32_t* out) {
+  if (len >= 3 && std::string_view(name, 3) == "\xef\xbb\xbf") name += 3, len -= 3;
+  return base().parse_format ? base().parse_format(name, len, out) : NC_EUNSUPPORTED;
+}
+
 void install_aliases(nc_plugin_v1* t) { t->parse_format = parse_with_aliases; }
+void install_bom_stripped(nc_plugin_v1* t) { t->parse_format = parse_bom_stripped; }
 void install_case_insensitive(nc_plugin_v1* t) { t->parse_format = parse_case_insensitive; }
 void install_grouped_grammar(nc_plugin_v1* t) { t->parse_format = parse_grouped_grammar; }
 
@@ -199,6 +207,9 @@ std::span<const Mutant> direct_mutants() {
         "grouped names parsed as [QW]<int>G<int>_F16S: Q4G064_F16S, Q+4G64_F16S accepted", "parse*",
         "numeric-field", "integer grammar"},
        install_grouped_grammar},
+      {{"registry-bom-stripped", "direct", "parse", "a leading UTF-8 byte-order mark skipped before the lookup", "parse*",
+        "bom", "byte-order mark bom"},
+       install_bom_stripped},
   };
   return kMutants;
 }

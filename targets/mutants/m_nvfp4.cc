@@ -115,7 +115,23 @@ int layout_lenient(nc_format f, nc_layout l, const uint64_t* rows, const uint64_
 void install_layout_ceil_blocks(nc_plugin_v1* t) { t->layout_offsets = layout_lenient<true, false>; }
 void install_layout_padded_index(nc_plugin_v1* t) { t->layout_offsets = layout_lenient<false, true>; }
 
+// The multiplier form of bulk kernels: 1 / d_w rounded to binary32 once, then e2m1 * e4m3 * that
+// reciprocal (the code-scale product is exact in binary32, so one more rounding): up to 2 ulp off
+// the single rounding of e2m1 * e4m3 / d_w that spec 3.3 defines. A divisor whose reciprocal
+// overflows (below 2^-128) is divided instead, as a host that precomputes the reciprocal must.
+int reconstruct_reciprocal_multiplier(nc_format f, const uint32_t* c, const uint32_t* s, const uint32_t* d, size_t n,
+                                      uint32_t* out) {
+  if (f != NC_FORMAT_NVFP4 || !d)
+    return base().reconstruct ? base().reconstruct(f, c, s, d, n, out) : NC_EUNSUPPORTED;
+  for (size_t i = 0; i < n; ++i) {
+    const float inverse = 1.0f / f32_from_bits(d[i]), product = e2m1_value(c[i]) * e4m3fn_value(s[i]);
+    out[i] = bits_of(std::isfinite(inverse) ? product * inverse : product / f32_from_bits(d[i]));
+  }
+  return NC_OK;
+}
+
 void install_multiply_divisor(nc_plugin_v1* t) { t->reconstruct = reconstruct_multiply_divisor; }
+void install_reciprocal_multiplier(nc_plugin_v1* t) { t->reconstruct = reconstruct_reciprocal_multiplier; }
 void install_negative_zero_scale(nc_plugin_v1* t) { t->validate_word = validate_negative_zero_block_scale; }
 void install_divisor_finite_only(nc_plugin_v1* t) { t->validate_word = validate_divisor_finite_only; }
 void install_group_32(nc_plugin_v1* t) { t->dequantize = dequantize_group_32; }
@@ -152,6 +168,11 @@ std::span<const Mutant> nvfp4_mutants() {
         "a row or block column inside the padded tile but outside the logical scale matrix given an offset",
         "layout.NVFP4.*", "refused-index", "refusal outside"},
        install_layout_padded_index},
+
+      {{"nvfp4-reciprocal-multiplier", "nvfp4", "reconstruct",
+        "W = e2m1 * e4m3 * binary32(1 / d_w): the reciprocal rounded first (up to 2 ulp off)", "reconstruct.NVFP4*",
+        "multiplier-2ulp", "reciprocal multipl"},
+       install_reciprocal_multiplier},
   };
   return kMutants;
 }

@@ -95,6 +95,43 @@ int dequantize_even_tail_dropped(nc_format f, size_t rank, const uint64_t* shape
   return rc;
 }
 
+// The tensor check written apart from the word check, with an off-by-one finiteness test on the
+// scale plane: "word >= largest finite" instead of ">" (binary16 0x7bff, BF16 0x7f7f), so the
+// largest finite scale is reported scale-nonfinite; the word check (validate) stays right. The
+// first scale in row-major order holding that word is named, unless the correct validator finds a
+// shape or divisor error or an earlier bad scale.
+int validate_tensor_max_scale_nonfinite(nc_format f, size_t rank, const uint64_t* shape, const uint32_t* c, size_t nc,
+                                        const uint32_t* s, size_t ns, const uint32_t* d, int32_t* rule,
+                                        int64_t* where) {
+  if (!base().validate_tensor) return NC_EUNSUPPORTED;
+  const int rc = base().validate_tensor(f, rank, shape, c, nc, s, ns, d, rule, where);
+  int bits;
+  uint32_t group;
+  const uint32_t top = grouped_params(f, &bits, &group) ? 0x7bffu : f == NC_FORMAT_FP8_E4M3FN_ROW_BF16S ? 0x7f7fu : 0;
+  if (rc != NC_OK || top == 0 || *rule == NC_RULE_SHAPE || *rule == NC_RULE_DIVISOR) return rc;
+  const bool scale_rule = *rule == NC_RULE_SCALE_NEGATIVE || *rule == NC_RULE_SCALE_NONFINITE;
+  for (size_t j = 0; j < ns; ++j) {
+    if (scale_rule && int64_t(j) >= *where) break;
+    if (s[j] == top) return *rule = NC_RULE_SCALE_NONFINITE, *where = int64_t(j), NC_OK;
+  }
+  return rc;
+}
+
+// The NVFP4 divisor's NaN test in the tensor check made on the quiet bit ((d & 0x7fc00000) ==
+// 0x7fc00000), as a comparison with the canonical NaN's pattern is: a positive signalling NaN
+// divisor (0x7f800001 .. 0x7fbfffff) passes as a valid d_w. Negative ones still fail on the sign.
+int validate_tensor_snan_divisor(nc_format f, size_t rank, const uint64_t* shape, const uint32_t* c, size_t nc,
+                                 const uint32_t* s, size_t ns, const uint32_t* d, int32_t* rule, int64_t* where) {
+  if (!base().validate_tensor) return NC_EUNSUPPORTED;
+  if (f == NC_FORMAT_NVFP4 && d && *d > 0x7f800000u && *d < 0x7fc00000u) {
+    const uint32_t one = 0x3f800000u;  // read as an ordinary valid divisor
+    return base().validate_tensor(f, rank, shape, c, nc, s, ns, &one, rule, where);
+  }
+  return base().validate_tensor(f, rank, shape, c, nc, s, ns, d, rule, where);
+}
+
+void install_max_scale_nonfinite(nc_plugin_v1* t) { t->validate_tensor = validate_tensor_max_scale_nonfinite; }
+void install_snan_divisor(nc_plugin_v1* t) { t->validate_tensor = validate_tensor_snan_divisor; }
 void install_one_pass(nc_plugin_v1* t) { t->validate_tensor = validate_tensor_one_pass; }
 void install_ftz(nc_plugin_v1* t) { t->dequantize = dequantize_ftz; }
 void install_daz_scales(nc_plugin_v1* t) { t->dequantize = dequantize_daz_scales; }
@@ -118,6 +155,15 @@ std::span<const Mutant> tensor_mutants() {
         "a partial final group of even length loses its last pair (pair loop bound i + 2 < end)",
         "dequantize.Q*G64_F16S dequantize.W8G32_F16S", "encode-chain", "partial group"},
        install_even_tail_dropped},
+      {{"tensor-max-scale-nonfinite", "tensor", "validate_tensor",
+        "the largest finite binary16/BF16 scale reported scale-nonfinite (>= instead of >), word check right",
+        "validate-tensor.Q*G64_F16S* validate-tensor.W8G32_F16S* validate-tensor.FP8_E4M3FN_ROW_BF16S*", "max-finite-scale",
+        "largest finite max"},
+       install_max_scale_nonfinite},
+      {{"tensor-snan-divisor", "tensor", "validate_tensor",
+        "NVFP4 divisor NaN test on the quiet bit: a positive signalling-NaN d_w accepted", "validate-tensor.NVFP4*",
+        "nan-divisor", "divisor nan"},
+       install_snan_divisor},
   };
   return kMutants;
 }

@@ -498,3 +498,36 @@ TEST_CASE("direct, recipe and registry mutants differ from the spec", "[mutants]
     CHECK(parse1(*correct(), "W8G+32_F16S") == -1);
   }
 }
+
+#ifdef NC_TEST_HAVE_CODEC
+// Issue 32: the classes of the validate-tensor and parse sweeps and of the NVFP4 divisor sweep.
+// Hand-derived expectations (the reconstruction with exact rationals in Python's fractions and a
+// binary32 rounding written from IEEE's rule, independently of this code).
+TEST_CASE("issue 32 mutants differ from the spec", "[mutants][tensor][nvfp4][direct]") {
+  // Q4 [1], code 1, scale 0x7bff: 65504, the largest finite binary16, is a valid scale (spec 6.1).
+  const Validity top = validate_tensor(table_of("tensor-max-scale-nonfinite"), NC_FORMAT_Q4G64_F16S, {1}, {0x1}, {0x7bff});
+  CHECK(top.rule == NC_RULE_SCALE_NONFINITE);
+  CHECK(top.where == 0);
+  // FP8 row [1, 1], scale 0x7f7f: the largest finite BF16, valid (spec 3.4).
+  CHECK(validate_tensor(table_of("tensor-max-scale-nonfinite"), NC_FORMAT_FP8_E4M3FN_ROW_BF16S, {1, 1}, {0x38}, {0x7f7f})
+            .rule == NC_RULE_SCALE_NONFINITE);
+  // NVFP4 [1, 16] over d_w = 0x7f800001: exponent all ones, fraction nonzero, a (signalling) NaN:
+  // not finite, so the divisor rule (spec 3.3); the quiet-bit NaN test lets it through.
+  const uint32_t snan = 0x7f800001u;
+  const std::vector<uint32_t> c16(16, 0x2);
+  CHECK(validate_tensor(table_of("tensor-snan-divisor"), NC_FORMAT_NVFP4, {1, 16}, c16, {0x38}, &snan).rule ==
+        NC_RULE_NONE);
+  // "\xef\xbb\xbfBF16" is seven bytes, not the four of BF16 (spec 1: a closed list of identifiers).
+  CHECK(parse1(table_of("registry-bom-stripped"), "\xef\xbb\xbf" "BF16") == NC_FORMAT_BF16);
+  // NVFP4 code 7 (6.0), scale 0x37 (0.9375), d_w 0x7ec4033c: 5.625 / d_w rounds to 0x016b163e;
+  // binary32(1 / d_w) is the subnormal 0x00539622, and 5.625 times it rounds to 0x016b1640, 2 ulp up.
+  const uint32_t dw = 0x7ec4033cu;
+  check_reconstruct("nvfp4-reciprocal-multiplier", NC_FORMAT_NVFP4, 0x7, 0x37, &dw, 0x016b163eu, 0x016b1640u);
+  if (correct()) {
+    CHECK(validate_tensor(*correct(), NC_FORMAT_Q4G64_F16S, {1}, {0x1}, {0x7bff}).rule == NC_RULE_NONE);
+    CHECK(validate_tensor(*correct(), NC_FORMAT_FP8_E4M3FN_ROW_BF16S, {1, 1}, {0x38}, {0x7f7f}).rule == NC_RULE_NONE);
+    CHECK(validate_tensor(*correct(), NC_FORMAT_NVFP4, {1, 16}, c16, {0x38}, &snan).rule == NC_RULE_DIVISOR);
+    CHECK(parse1(*correct(), "\xef\xbb\xbf" "BF16") == -1);
+  }
+}
+#endif
