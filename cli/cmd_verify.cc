@@ -47,7 +47,7 @@ std::string with_identity(const std::string& certificate_json, const std::string
   nlohmann::ordered_json id;
   id["tool"] = {{"name", "ninfer-conform"},
                 {"version", corpus::project_version()},
-                {"build_sha256", file_sha256("/proc/self/exe")}};
+                {"build_sha256", file_sha256(build_object())}};
   id["corpus_manifest_sha256"] = j.value("corpus_manifest_sha256", "");
   const std::string kind = target_spec.substr(0, target_spec.find(':'));
   nlohmann::ordered_json t = {{"spec", target_spec}, {"kind", kind}};
