@@ -5,9 +5,13 @@ swept whole."""
 import json
 import os
 
+import pytest
+
 import ninfer_conform
 
 
+# 651 s on the loaded 2-core machine (whole sweeps): not in CI's default run.
+@pytest.mark.skipif(not os.environ.get("NC_PYTHON_LONG"), reason="whole sweeps (minutes): set NC_PYTHON_LONG=1")
 def test_in_process_ml_dtypes_has_the_committed_findings(tmp_path, source):
     import certify  # targets/thirdparty/certify.py
     import ml_dtypes_target
