@@ -235,12 +235,6 @@ std::set<uint64_t> replay_failures_in_domain(const ReplayResult& r, const sweep:
   return words;
 }
 
-std::string self_exe() {
-  char buf[4096];
-  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-  return n > 0 ? std::string(buf, size_t(n)) : std::string();
-}
-
 // Runs the replay the two commands share; returns an exit code when it cannot produce a result.
 int run_replay(const Args& a, ReplayResult* result) {
   // A --require entry that names nothing in the corpus is a typo, not a requirement the target
@@ -258,7 +252,7 @@ int run_replay(const Args& a, ReplayResult* result) {
   }
   TargetOptions to;
   to.timeout_s = a.timeout;
-  to.plugin_host = self_exe();
+  to.plugin_host = host_executable();
   std::string why;
   auto target = make_target(a.target, to, &why);
   if (!target) return std::fprintf(stderr, "ninfer-conform: %s\n", why.c_str()), kExitUsage;
@@ -369,7 +363,7 @@ int certify_command(int argc, char** argv) {
   {
     TargetOptions to;
     to.timeout_s = a.timeout;
-    to.plugin_host = self_exe();
+    to.plugin_host = host_executable();
     std::string ignored;
     if (auto t = make_target(a.target, to, &ignored); t && t->start(&ignored)) r.environment.target_info = t->info();
   }

@@ -52,7 +52,7 @@ std::string with_identity(const std::string& certificate_json, const std::string
   nlohmann::ordered_json id;
   id["tool"] = {{"name", "ninfer-conform"},
                 {"version", corpus::project_version()},
-                {"build_sha256", file_sha256("/proc/self/exe")}};
+                {"build_sha256", file_sha256(build_object())}};
   id["corpus_manifest_sha256"] = j.value("corpus_manifest_sha256", "");
   const std::string kind = target_spec.substr(0, target_spec.find(':'));
   nlohmann::ordered_json t = {{"spec", target_spec}, {"kind", kind}};
@@ -114,7 +114,7 @@ std::string rerun_certify(const nlohmann::json& identity, std::string* json, std
   if (!mkdtemp(tmpl)) return std::string("cannot make a folder for the re-run: ") + std::strerror(errno);
   *folder = tmpl;
   const std::string out = *folder + "/certificate";
-  std::vector<std::string> args = {"/proc/self/exe", "certify"};
+  std::vector<std::string> args = {host_executable(), "certify"};
   for (size_t i = 2; i < cmd.size(); ++i) {
     const std::string a = cmd[i].get<std::string>();
     if (a == "--html" || a.rfind("--html=", 0) == 0) {  // a page elsewhere is not the certificate: not written again

@@ -2,7 +2,9 @@
 // NC_COMMAND; main() dispatches on argv[1] and prints the table for --help.
 #pragma once
 
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace nc::cli {
 
@@ -21,6 +23,18 @@ struct Command {
 };
 
 bool register_command(const Command& c);
+std::vector<Command>& command_table();
+const Command* find_command(std::string_view name);
+// Runs argv[0] (a command name) with the rest of argv; kExitUsage for an unknown name.
+int run_command(int argc, char** argv);
+
+// The ninfer-conform executable that serves `plugin:` targets (`plugin-host`), and the file whose
+// SHA-256 a certificate's identity gives as the build: both this process's executable, unless the
+// program that runs the commands is not it (the Python module sets the installed executable and
+// its own shared object).
+void set_host_paths(const std::string& executable, const std::string& build_object);
+std::string host_executable();
+std::string build_object();
 
 // True when argv holds -h or --help; commands print their usage and return kExitOk.
 bool wants_help(int argc, char** argv);

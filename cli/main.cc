@@ -16,17 +16,12 @@
 
 namespace nc::cli {
 namespace {
-std::vector<Command>& commands() {
-  static std::vector<Command> table;
-  return table;
-}
-
 void print_usage(FILE* out) {
   std::fprintf(out,
                "usage: ninfer-conform COMMAND [ARGS...]\n"
                "Conformance vectors and certification for the NInfer numeric formats.\n\n"
                "commands:\n");
-  std::vector<Command> sorted = commands();
+  std::vector<Command> sorted = command_table();
   std::sort(sorted.begin(), sorted.end(),
             [](const Command& a, const Command& b) { return a.name < b.name; });
   for (const Command& c : sorted)
@@ -61,18 +56,6 @@ int finish_standard_output(int rc) {
 }
 
 }  // namespace
-
-bool register_command(const Command& c) {
-  commands().push_back(c);
-  return true;
-}
-
-bool wants_help(int argc, char** argv) {
-  for (int i = 0; i < argc; ++i)
-    if (!std::strcmp(argv[i], "-h") || !std::strcmp(argv[i], "--help")) return true;
-  return false;
-}
-
 }  // namespace nc::cli
 
 int main(int argc, char** argv) {
@@ -98,12 +81,11 @@ int main(int argc, char** argv) {
     print_usage(stdout);
     return finish_standard_output(kExitOk);
   }
-  for (const Command& c : commands())
-    if (c.name == name) {
-      const int rc = c.run(argc - 2, argv + 2);
-      nc::end_descendants();
-      return finish_standard_output(rc);
-    }
-  std::fprintf(stderr, "ninfer-conform: unknown command '%s' (see ninfer-conform --help)\n", argv[1]);
-  return kExitUsage;
+  if (!find_command(name)) {
+    std::fprintf(stderr, "ninfer-conform: unknown command '%s' (see ninfer-conform --help)\n", argv[1]);
+    return kExitUsage;
+  }
+  const int rc = run_command(argc - 1, argv + 1);
+  nc::end_descendants();
+  return finish_standard_output(rc);
 }

@@ -1,5 +1,8 @@
 #include "runners/target_factory.h"
 
+#include <map>
+#include <mutex>
+
 #include "runners/abi_host.h"
 #include "runners/pipe_target.h"
 #ifdef NC_HAVE_CODEC_PLUGIN
@@ -44,7 +47,25 @@ class AbiTarget final : public Target {
  private:
   const nc_plugin_v1* table_;
 };
+
+std::mutex registered_mutex;
+std::map<std::string, const nc_plugin_v1*>& registered() {
+  static std::map<std::string, const nc_plugin_v1*> tables;
+  return tables;
+}
 }  // namespace
+
+void register_table_target(const std::string& spec, const nc_plugin_v1* table) {
+  std::lock_guard lock(registered_mutex);
+  if (table) registered()[spec] = table;
+  else registered().erase(spec);
+}
+
+const nc_plugin_v1* registered_table_target(const std::string& spec) {
+  std::lock_guard lock(registered_mutex);
+  const auto it = registered().find(spec);
+  return it == registered().end() ? nullptr : it->second;
+}
 
 std::string shell_quote(const std::string& s) {
   std::string q = "'";
@@ -72,6 +93,7 @@ std::unique_ptr<Target> make_target(const std::string& spec, const TargetOptions
     return nullptr;
 #endif
   }
+  if (const nc_plugin_v1* table = registered_table_target(spec)) return make_abi_target(table);
   if (std::string plugin = named_plugin_target(spec); plugin != spec) return make_target(plugin, o, why);
   if (spec.rfind("pipe:", 0) == 0 && spec.size() > 5) return std::make_unique<PipeTarget>(spec.substr(5), o.timeout_s);
   if (spec.rfind("plugin:", 0) == 0 && spec.size() > 7) {

@@ -24,6 +24,12 @@ std::unique_ptr<Target> make_target(const std::string& spec, const TargetOptions
 std::string named_plugin_target(const std::string& spec);
 // The in-process target over an ABI table (the `cpu` target; tests wrap their own tables).
 std::unique_ptr<Target> make_abi_target(const nc_plugin_v1* table);
+// In-process ABI tables made at run time and named by a spec of their own (the Python module's
+// "python:NAME" targets, python/): while registered, make_target() and sweep::sweep_target() take
+// the spec to that table, driven in this process like `cpu`. nullptr unregisters. The caller keeps
+// the table alive while it is registered.
+void register_table_target(const std::string& spec, const nc_plugin_v1* table);
+const nc_plugin_v1* registered_table_target(const std::string& spec);
 // Quotes s for /bin/sh.
 std::string shell_quote(const std::string& s);
 

@@ -115,7 +115,9 @@ bool sweep_target(const std::string& target_spec, const std::vector<std::string>
   const nc_plugin_v1* table = nullptr;
   DlHandle dl;
   bool isolate = false, pipe = false;
-  if (spec == "cpu") {
+  if (const nc_plugin_v1* registered = runners::registered_table_target(spec)) {
+    table = registered;  // in process, as cpu (the Python module's targets)
+  } else if (spec == "cpu") {
 #ifdef NC_HAVE_CODEC_PLUGIN
     table = nc_codec_plugin_table();
 #else

@@ -1,0 +1,60 @@
+"""The speed of an in-process sweep (issue 31): ml_dtypes' float32 -> bfloat16 cast, 2 jobs, in one
+run: (1) the cast's own rate over the same inputs in the runner's batches of 65536 on 2 threads,
+(2) `sweep convert.F32_TO_BF16_RNE` of the in-process target, (3) the same sweep through the pipe
+adapter. Usage: bench_ml_dtypes_bf16.py [STRIDE] (1 in STRIDE of the 2^32 inputs; default 17)."""
+import os
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+
+import ninfer_conform
+
+CLI = os.path.join(os.path.dirname(sys.executable), "ninfer-conform")  # the console script
+
+SOURCE = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(SOURCE, "targets", "thirdparty"))
+import ml_dtypes_target  # noqa: E402
+
+STRIDE = int(sys.argv[1]) if len(sys.argv) > 1 else 17
+JOBS, BATCH, DOMAIN = 2, 1 << 16, "convert.F32_TO_BF16_RNE"
+inputs = -(-(1 << 32) // STRIDE)
+
+
+def own_rate():
+    """The cast alone: each thread converts its half of the inputs, batch by batch."""
+    def work(lo, hi):
+        out = None
+        for first in range(lo, hi, BATCH):
+            words = (np.arange(first, min(first + BATCH, hi), dtype=np.uint64) * STRIDE).astype(np.uint32)
+            out = ml_dtypes_target.TARGET.convert("F32_TO_BF16_RNE", words)
+        return out
+    start = time.perf_counter()
+    threads = [threading.Thread(target=work, args=(k * inputs // JOBS, (k + 1) * inputs // JOBS)) for k in range(JOBS)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return inputs / (time.perf_counter() - start)
+
+
+def sweep_rate(target):
+    start = time.perf_counter()
+    if isinstance(target, str):
+        run = subprocess.run([CLI, "sweep", DOMAIN, "--target", target, "--jobs", str(JOBS), "--stride",
+                              str(STRIDE), "--no-geometry"], capture_output=True, text=True)
+        assert run.returncode in (0, 1), run.stderr
+    else:
+        ninfer_conform.sweep(target, DOMAIN, jobs=JOBS, stride=STRIDE, no_geometry=True)
+    return inputs / (time.perf_counter() - start)
+
+
+own = own_rate()
+inproc = sweep_rate(ml_dtypes_target.TARGET)
+pipe = sweep_rate("pipe:%s %s" % (sys.executable, os.path.join(SOURCE, "targets", "thirdparty", "ml_dtypes_adapter.py")))
+print("%d inputs (1 in %d of 2^32), %d jobs" % (inputs, STRIDE, JOBS))
+print("the cast alone      %8.1f M inputs/s" % (own / 1e6))
+print("in-process sweep    %8.1f M inputs/s  (%.0f%% of the cast's own rate)" % (inproc / 1e6, 100 * inproc / own))
+print("pipe adapter sweep  %8.1f M inputs/s  (in-process is %.1fx)" % (pipe / 1e6, inproc / pipe))
