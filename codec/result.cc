@@ -5,7 +5,7 @@
 namespace nc::codec {
 
 // The corpus's rules begin this enum in the registry's order; the last two are codec's own.
-static_assert(int(Rule::ScaleOverflow) + 1 == kRuleCount && int(Rule::Shape) == int(RuleId::Shape) &&
+static_assert(int(Rule::Index) + 1 == kRuleCount && int(Rule::Shape) == int(RuleId::Shape) &&
               int(Rule::ZeroScaleCodes) == int(RuleId::ZeroScaleCodes));
 
 std::string_view rule_token(Rule r) {

@@ -22,6 +22,7 @@ enum class Rule : uint8_t {
   UnknownFormat,    // a name outside the closed registry
   Nonfinite,        // encoder: a source value is not finite binary32
   ScaleOverflow,    // encoder: raw_scale32 rounds to binary16 infinity
+  Index,            // layout: a coordinate outside the logical scale matrix
   WordRange,        // a word with bits set above its type's width
   Unsupported,      // the operation does not exist for this format
 };
