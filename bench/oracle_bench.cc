@@ -50,7 +50,6 @@ double ns_per_item(uint64_t items, F&& body) {
   return best / static_cast<double>(items);
 }
 
-
 // CPU time of the whole process (every thread), in seconds.
 double cpu_seconds() {
   timespec ts{};
@@ -82,7 +81,8 @@ class MpfrRange {
 };
 
 void row(const char* work, double oracle, double base, double codec) {
-  std::printf("| %-34s | %10.1f | %10.1f | %6.2f | %8.2f | %6.0f |\n", work, oracle, base, oracle / base, codec, oracle / codec);
+  std::printf("| %-34s | %10.1f | %10.1f | %6.2f | %8.2f | %6.0f |\n", work, oracle, base, oracle / base, codec,
+              oracle / codec);
 }
 }  // namespace
 
@@ -93,7 +93,7 @@ int main(int argc, char** argv) {
   o::Context ctx;
 
   // Decode: every BF16 word, 8 times, into a fresh Decoded (allocates its rational) and into a reused
-// one. Baseline: GMP building the exact value into a reused mpq.
+  // one. Baseline: GMP building the exact value into a reused mpq.
   const uint64_t decode_n = 8 * 65536;
   const double dec_o = ns_per_item(decode_n, [&] {
     uint64_t acc = 0;
@@ -208,9 +208,11 @@ int main(int argc, char** argv) {
     g_sink = r.ok() ? r.value().scales.size() : 0;
   });
 
-  std::printf("| %-34s | %10s | %10s | %6s | %8s | %6s |\n", "work (ns per item)", "oracle", "MPFR/GMP", "ratio", "codec", "ratio");
-  std::printf("|%s|%s|%s|%s|%s|%s|\n", std::string(36, '-').c_str(), std::string(12, '-').c_str(), std::string(12, '-').c_str(),
-              std::string(8, '-').c_str(), std::string(10, '-').c_str(), std::string(8, '-').c_str());
+  std::printf("| %-34s | %10s | %10s | %6s | %8s | %6s |\n", "work (ns per item)", "oracle", "MPFR/GMP", "ratio",
+              "codec", "ratio");
+  std::printf("|%s|%s|%s|%s|%s|%s|\n", std::string(36, '-').c_str(), std::string(12, '-').c_str(),
+              std::string(12, '-').c_str(), std::string(8, '-').c_str(), std::string(10, '-').c_str(),
+              std::string(8, '-').c_str());
   row("decode BF16 word", dec_o, dec_b, dec_c);
   row("decode BF16 word, reused Decoded", dec_r, dec_b, dec_c);
   row("round binary32 -> binary16 (RNE)", rnd_o, rnd_b, rnd_c);
@@ -256,11 +258,11 @@ int main(int argc, char** argv) {
   std::filesystem::remove_all(scratch, ec);
   if (!failure.empty()) return std::fprintf(stderr, "nc_oracle_bench: %s\n", failure.c_str()), 1;
   std::printf("\n| %-18s | %8s | %8s | %9s | %12s |\n", "whole corpus", "wall s", "cpu s", "records", "cpu us/record");
-  std::printf("|%s|%s|%s|%s|%s|\n", std::string(20, '-').c_str(), std::string(10, '-').c_str(), std::string(10, '-').c_str(),
-              std::string(11, '-').c_str(), std::string(14, '-').c_str());
+  std::printf("|%s|%s|%s|%s|%s|\n", std::string(20, '-').c_str(), std::string(10, '-').c_str(),
+              std::string(10, '-').c_str(), std::string(11, '-').c_str(), std::string(14, '-').c_str());
   for (const auto& w : walls)
-    std::printf("| %-18s | %8.2f | %8.2f | %9llu | %12.2f |\n", w.name, w.wall, w.cpu, static_cast<unsigned long long>(records),
-                1e6 * w.cpu / static_cast<double>(records));
+    std::printf("| %-18s | %8.2f | %8.2f | %9llu | %12.2f |\n", w.name, w.wall, w.cpu,
+                static_cast<unsigned long long>(records), 1e6 * w.cpu / static_cast<double>(records));
   std::printf("(%u jobs, fastest of %d)\n", jobs, std::min(g_repeats, 3));
   return 0;
 }

@@ -119,7 +119,8 @@ uint64_t replay_once(const std::string& dir, const std::string& spec, const std:
   o.make_target = [&] { return runners::make_target(spec, to, &why); };
   runners::ReplayResult r;
   if (!runners::replay(*target, o, &r, &why)) return std::fprintf(stderr, "%s: %s\n", spec.c_str(), why.c_str()), 0;
-  if (certificate && (runners::certificate_json(r, {}, "bench").empty() || runners::certificate_markdown(r, {}, "bench").empty()))
+  if (certificate &&
+      (runners::certificate_json(r, {}, "bench").empty() || runners::certificate_markdown(r, {}, "bench").empty()))
     return 0;
   uint64_t judged = 0;
   for (const auto& s : r.suites) judged += s.total() - s.counts[size_t(runners::Verdict::Untested)];
@@ -204,11 +205,15 @@ int main(int argc, char** argv) {
   row("certify --target cpu --jobs 2 (no files)", cert2);
   row("replay pipe: example adapter (decode.*)", pipe_example);
   if (have_ml_dtypes) row("replay pipe: ml_dtypes adapter (cases judged)", pipe_ml);
-  else std::printf("%-46s %9s (no %s; run scripts/install-thirdparty)\n", "replay pipe: ml_dtypes adapter", "skipped", python.c_str());
+  else
+    std::printf("%-46s %9s (no %s; run scripts/install-thirdparty)\n", "replay pipe: ml_dtypes adapter", "skipped",
+                python.c_str());
   if (cpu1.ok() && cpu2.ok())
-    std::printf("replay --jobs 2 over --jobs 1: %.2fx wall; --jobs 2 kept %.2f cores busy (cpu s / wall s);\n"
-                "control: two independent busy threads got %.2f cores at best\n",
-                cpu1.seconds / cpu2.seconds, cpu2.cpu / cpu2.seconds, two_thread_cores);
-  if (cert1.ok() && cert2.ok()) std::printf("certify --jobs 2 over --jobs 1: %.2fx wall\n", cert1.seconds / cert2.seconds);
+    std::printf(
+        "replay --jobs 2 over --jobs 1: %.2fx wall; --jobs 2 kept %.2f cores busy (cpu s / wall s);\n"
+        "control: two independent busy threads got %.2f cores at best\n",
+        cpu1.seconds / cpu2.seconds, cpu2.cpu / cpu2.seconds, two_thread_cores);
+  if (cert1.ok() && cert2.ok())
+    std::printf("certify --jobs 2 over --jobs 1: %.2fx wall\n", cert1.seconds / cert2.seconds);
   return 0;
 }

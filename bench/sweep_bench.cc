@@ -35,7 +35,10 @@ int main() {
   std::vector<uint32_t> in(kN), out(kN);
   for (size_t i = 0; i < kN; ++i) in[i] = uint32_t(i * 0x9e3779b1u);  // spread over the whole domain
   volatile uint32_t sink = 0;
-  double memcpy_s = best_seconds([&] { std::memcpy(out.data(), in.data(), kN * 4); sink = out[kN / 2]; });
+  double memcpy_s = best_seconds([&] {
+    std::memcpy(out.data(), in.data(), kN * 4);
+    sink = out[kN / 2];
+  });
   double loop_s = best_seconds([&] {
     uint32_t acc = 0;
     for (size_t i = 0; i < kN; ++i) acc += in[i] ^ uint32_t(i);
@@ -46,18 +49,31 @@ int main() {
               "codec/mem", "word/mem", "range/mem");
   std::printf("%-30s %14.3g %14s\n", "ceiling: memcpy", kN / memcpy_s, "-");
   std::printf("%-30s %14.3g %14s\n", "ceiling: plain loop", kN / loop_s, "-");
-  struct R { const char* name; nc_recipe abi; nc::fastref::Recipe ref; };
+  struct R {
+    const char* name;
+    nc_recipe abi;
+    nc::fastref::Recipe ref;
+  };
   const R recipes[] = {
       {"F32_TO_BF16_RNE", NC_RECIPE_F32_TO_BF16_RNE, nc::fastref::Recipe::F32_TO_BF16_RNE},
       {"F32_TO_F16_RNE", NC_RECIPE_F32_TO_F16_RNE, nc::fastref::Recipe::F32_TO_F16_RNE},
-      {"F32_TO_E4M3FN_RNE_SATFINITE", NC_RECIPE_F32_TO_E4M3FN_RNE_SATFINITE, nc::fastref::Recipe::F32_TO_E4M3FN_RNE_SATFINITE},
-      {"F32_TO_E4M3FN_RNE_OVF_NAN", NC_RECIPE_F32_TO_E4M3FN_RNE_OVF_NAN, nc::fastref::Recipe::F32_TO_E4M3FN_RNE_OVF_NAN},
-      {"F32_TO_E2M1_RNE_SATFINITE", NC_RECIPE_F32_TO_E2M1_RNE_SATFINITE, nc::fastref::Recipe::F32_TO_E2M1_RNE_SATFINITE},
+      {"F32_TO_E4M3FN_RNE_SATFINITE", NC_RECIPE_F32_TO_E4M3FN_RNE_SATFINITE,
+       nc::fastref::Recipe::F32_TO_E4M3FN_RNE_SATFINITE},
+      {"F32_TO_E4M3FN_RNE_OVF_NAN", NC_RECIPE_F32_TO_E4M3FN_RNE_OVF_NAN,
+       nc::fastref::Recipe::F32_TO_E4M3FN_RNE_OVF_NAN},
+      {"F32_TO_E2M1_RNE_SATFINITE", NC_RECIPE_F32_TO_E2M1_RNE_SATFINITE,
+       nc::fastref::Recipe::F32_TO_E2M1_RNE_SATFINITE},
   };
   const nc_plugin_v1* cpu = nc_codec_plugin_table();
   for (const R& r : recipes) {
-    double c = best_seconds([&] { cpu->convert(r.abi, in.data(), kN, out.data()); sink = out[1]; });
-    double f = best_seconds([&] { nc::fastref::convert_batch(r.ref, in.data(), kN, out.data()); sink = out[1]; });
+    double c = best_seconds([&] {
+      cpu->convert(r.abi, in.data(), kN, out.data());
+      sink = out[1];
+    });
+    double f = best_seconds([&] {
+      nc::fastref::convert_batch(r.ref, in.data(), kN, out.data());
+      sink = out[1];
+    });
     double g = best_seconds([&] {
       for (size_t b = 0; b < kN / kBatch; ++b)
         nc::fastref::convert_range(r.ref, uint32_t(b * (uint64_t(1) << 32) / (kN / kBatch)), kBatch,

@@ -32,10 +32,14 @@ int usage_error(const char* cmd, const std::string& msg) {
 
 std::string_view category_name(Category c) {
   switch (c) {
-    case Category::Direct: return "direct";
-    case Category::GroupedInt: return "grouped-int";
-    case Category::BlockScaledFloat: return "block-scaled-float";
-    case Category::RowScaledFloat: return "row-scaled-float";
+    case Category::Direct:
+      return "direct";
+    case Category::GroupedInt:
+      return "grouped-int";
+    case Category::BlockScaledFloat:
+      return "block-scaled-float";
+    case Category::RowScaledFloat:
+      return "row-scaled-float";
   }
   return "?";
 }
@@ -80,27 +84,28 @@ int cmd_formats(int argc, char** argv) {
   std::printf("%-22s %-19s %-16s %-7s %-8s %s\n", "format", "category", "code", "scale", "divisor", "group");
   for (const FormatInfo& f : kFormats)
     std::printf("%-22.*s %-19.*s %-16.*s %-7s %-8s %s\n", int(f.name.size()), f.name.data(),
-                int(category_name(f.category).size()), category_name(f.category).data(),
-                int(info(f.code).name.size()), info(f.code).name.data(), opt_name(f.scale).c_str(),
-                opt_name(f.divisor).c_str(), group_text(f).c_str());
+                int(category_name(f.category).size()), category_name(f.category).data(), int(info(f.code).name.size()),
+                info(f.code).name.data(), opt_name(f.scale).c_str(), opt_name(f.divisor).c_str(),
+                group_text(f).c_str());
   return kExitOk;
 }
 
 int cmd_format(int argc, char** argv) {
   if (wants_help(argc, argv)) {
-    std::printf("usage: ninfer-conform format NAME\nPrints one registered format's card; a name "
-                "outside the closed registry is an error (exit 2).\n");
+    std::printf(
+        "usage: ninfer-conform format NAME\nPrints one registered format's card; a name "
+        "outside the closed registry is an error (exit 2).\n");
     return kExitOk;
   }
   if (argc != 1) return usage_error("format", "expects exactly one NAME");
   auto f = parse_format(argv[0]);
   if (!f) return usage_error("format", f.error().text());
   const FormatInfo& fi = info(*f);
-  std::printf("name      %.*s\ncategory  %.*s\ncode      %.*s (%u bits)\n", int(fi.name.size()),
-              fi.name.data(), int(category_name(fi.category).size()), category_name(fi.category).data(),
-              int(info(fi.code).name.size()), info(fi.code).name.data(), fi.code_bits);
-  std::printf("scale     %s\ndivisor   %s\ngroup     %s\n", opt_name(fi.scale).c_str(),
-              opt_name(fi.divisor).c_str(), group_text(fi).c_str());
+  std::printf("name      %.*s\ncategory  %.*s\ncode      %.*s (%u bits)\n", int(fi.name.size()), fi.name.data(),
+              int(category_name(fi.category).size()), category_name(fi.category).data(), int(info(fi.code).name.size()),
+              info(fi.code).name.data(), fi.code_bits);
+  std::printf("scale     %s\ndivisor   %s\ngroup     %s\n", opt_name(fi.scale).c_str(), opt_name(fi.divisor).c_str(),
+              group_text(fi).c_str());
   if (auto g = grouped_scheme(*f))
     std::printf("codes     [%d, %d], encoder qmax %d, profile %.*s\n", g->qmin, g->qmax, g->qmax,
                 int(kCanonicalEncoderProfile.size()), kCanonicalEncoderProfile.data());
@@ -109,10 +114,11 @@ int cmd_format(int argc, char** argv) {
 
 int cmd_decode(int argc, char** argv) {
   if (wants_help(argc, argv)) {
-    std::printf("usage: ninfer-conform decode WORDTYPE WORD...\n"
-                "Decodes component words (hex, 0x optional) and prints exact value and class.\n"
-                "WORDTYPE: BF16 FP32 I32 F16 E4M3FN E2M1 Q4G64_F16S.code Q5G64_F16S.code "
-                "Q6G64_F16S.code W8G32_F16S.code\nexit 1 if a word is illegal in its type (W8 0x80).\n");
+    std::printf(
+        "usage: ninfer-conform decode WORDTYPE WORD...\n"
+        "Decodes component words (hex, 0x optional) and prints exact value and class.\n"
+        "WORDTYPE: BF16 FP32 I32 F16 E4M3FN E2M1 Q4G64_F16S.code Q5G64_F16S.code "
+        "Q6G64_F16S.code W8G32_F16S.code\nexit 1 if a word is illegal in its type (W8 0x80).\n");
     return kExitOk;
   }
   if (argc < 2) return usage_error("decode", "expects WORDTYPE and at least one WORD");
@@ -123,8 +129,8 @@ int cmd_decode(int argc, char** argv) {
     auto v = parse_hex(argv[i]);
     if (!v) return usage_error("decode", std::string("malformed word '") + argv[i] + "' (expected hex)");
     if (*v > 0xffffffffu || !check_word(*wt, uint32_t(*v)))
-      return usage_error("decode", std::string("word '") + argv[i] + "' does not fit " +
-                                       std::string(info(*wt).name) + " (" + std::to_string(info(*wt).bits) + " bits)");
+      return usage_error("decode", std::string("word '") + argv[i] + "' does not fit " + std::string(info(*wt).name) +
+                                       " (" + std::to_string(info(*wt).bits) + " bits)");
     words.push_back(uint32_t(*v));
   }
   int rc = kExitOk;
@@ -159,11 +165,12 @@ int cmd_decode(int argc, char** argv) {
 
 int cmd_encode(int argc, char** argv) {
   if (wants_help(argc, argv)) {
-    std::printf("usage: ninfer-conform encode SCHEME WORD... [--src FP32|BF16|F16|F64]\n"
-                "Runs MAXABS_F16_RECIP_RNE_V1 on one group of source words (hex, default FP32)\n"
-                "and prints the binary16 scale word, the codes and the trace.\n"
-                "SCHEME: Q4G64_F16S Q5G64_F16S Q6G64_F16S W8G32_F16S\n"
-                "exit 1 when the encoder fails (non-finite source, scale overflow), 2 on bad input.\n");
+    std::printf(
+        "usage: ninfer-conform encode SCHEME WORD... [--src FP32|BF16|F16|F64]\n"
+        "Runs MAXABS_F16_RECIP_RNE_V1 on one group of source words (hex, default FP32)\n"
+        "and prints the binary16 scale word, the codes and the trace.\n"
+        "SCHEME: Q4G64_F16S Q5G64_F16S Q6G64_F16S W8G32_F16S\n"
+        "exit 1 when the encoder fails (non-finite source, scale overflow), 2 on bad input.\n");
     return kExitOk;
   }
   static constexpr OptionSpec kSpec[] = {{"--src", OptionSpec::Takes::Value}};
@@ -176,25 +183,28 @@ int cmd_encode(int argc, char** argv) {
   if (src_name == "BF16") src = SourceType::BF16, src_bits = 16;
   else if (src_name == "F16") src = SourceType::F16, src_bits = 16;
   else if (src_name == "F64") src = SourceType::F64, src_bits = 64;
-  else if (src_name != "FP32") return usage_error("encode", "unknown --src '" + src_name + "' (FP32, BF16, F16 or F64)");
+  else if (src_name != "FP32")
+    return usage_error("encode", "unknown --src '" + src_name + "' (FP32, BF16, F16 or F64)");
   if (args.size() < 2) return usage_error("encode", "expects SCHEME and at least one WORD");
   auto f = parse_format(args[0]);
   if (!f) return usage_error("encode", f.error().text());
   const auto scheme = grouped_scheme(*f);
   if (!scheme)
-    return usage_error("encode", std::string(info(*f).name) +
-                                     " has no canonical encoder (MAXABS_F16_RECIP_RNE_V1 covers the four grouped schemes)");
+    return usage_error("encode",
+                       std::string(info(*f).name) +
+                           " has no canonical encoder (MAXABS_F16_RECIP_RNE_V1 covers the four grouped schemes)");
   std::vector<uint64_t> words;
   for (size_t i = 1; i < args.size(); ++i) {
     auto v = parse_hex(args[i]);
     if (!v) return usage_error("encode", std::string("malformed word '") + args[i] + "' (expected hex)");
     if (src_bits < 64 && (*v >> src_bits))
-      return usage_error("encode", std::string("word '") + args[i] + "' does not fit " + std::to_string(src_bits) + " bits");
+      return usage_error("encode",
+                         std::string("word '") + args[i] + "' does not fit " + std::to_string(src_bits) + " bits");
     words.push_back(*v);
   }
   if (words.size() > scheme->group)
-    return usage_error("encode", std::to_string(words.size()) + " words is longer than one group (G = " +
-                                     std::to_string(scheme->group) + ")");
+    return usage_error("encode", std::to_string(words.size()) +
+                                     " words is longer than one group (G = " + std::to_string(scheme->group) + ")");
   auto r = maxabs_f16_recip_rne_v1(*f, src, words, 1, words.size());
   if (!r) return usage_error("encode", r.error().text());
   const Encoding& e = *r;

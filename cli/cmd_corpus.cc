@@ -45,12 +45,16 @@ int run_generate(int argc, char** argv) {
     return kExitOk;
   }
   using T = cli::OptionSpec::Takes;
-  static constexpr cli::OptionSpec kSpec[] = {
-      {"--out", T::Value}, {"--corpus", T::Value}, {"--suite", T::Value}, {"--jobs", T::Value}, {"--check", T::Nothing}};
+  static constexpr cli::OptionSpec kSpec[] = {{"--out", T::Value},
+                                              {"--corpus", T::Value},
+                                              {"--suite", T::Value},
+                                              {"--jobs", T::Value},
+                                              {"--check", T::Nothing}};
   cli::Options o;
   std::string why;
   if (!o.parse(argc, argv, kSpec, false, &why)) return usage_error("generate", why);
-  if (o.has("--out") && o.has("--corpus")) return usage_error("generate", "--out and --corpus name the same folder; give one");
+  if (o.has("--out") && o.has("--corpus"))
+    return usage_error("generate", "--out and --corpus name the same folder; give one");
   const std::string out = o.get("--out", o.get("--corpus", NC_DEFAULT_CORPUS_DIR)), glob = o.get("--suite");
   if (o.has("--suite") && glob.empty()) return usage_error("generate", "--suite needs a glob");
   uint64_t jobs = std::max(1u, std::thread::hardware_concurrency());
@@ -84,7 +88,8 @@ int run_generate(int argc, char** argv) {
     auto errors = gen::check_corpus(out, *suites, glob.empty());
     for (const auto& e : errors) std::fprintf(stderr, "ninfer-conform generate --check: %s\n", e.message().c_str());
     if (!errors.empty()) return kExitNonConformant;
-    std::printf("check ok: %zu suites, %llu records match %s (%.1f s)\n", suites->size(), static_cast<unsigned long long>(records), out.c_str(), secs);
+    std::printf("check ok: %zu suites, %llu records match %s (%.1f s)\n", suites->size(),
+                static_cast<unsigned long long>(records), out.c_str(), secs);
     return kExitOk;
   }
   corpus::Manifest m = gen::provenance_manifest();
@@ -99,7 +104,8 @@ int run_generate(int argc, char** argv) {
     return kExitUsage;
   }
   std::printf("wrote %zu suites, %llu records, %llu bytes compressed to %s (%.1f s, %u jobs)\n", suites->size(),
-              static_cast<unsigned long long>(records), static_cast<unsigned long long>(bytes), out.c_str(), secs, unsigned(jobs));
+              static_cast<unsigned long long>(records), static_cast<unsigned long long>(bytes), out.c_str(), secs,
+              unsigned(jobs));
   return kExitOk;
 }
 
@@ -119,7 +125,8 @@ int run_lint(int argc, char** argv) {
   corpus::LintReport rep = corpus::lint_corpus(dir);
   for (const auto& e : rep.errors) std::fprintf(stderr, "ninfer-conform lint: %s\n", e.message().c_str());
   if (!rep.errors.empty()) return kExitUsage;
-  std::printf("lint ok: %zu suites, %llu records in %s\n", rep.suites, static_cast<unsigned long long>(rep.records), dir.c_str());
+  std::printf("lint ok: %zu suites, %llu records in %s\n", rep.suites, static_cast<unsigned long long>(rep.records),
+              dir.c_str());
   return kExitOk;
 }
 
@@ -191,8 +198,8 @@ int run_show(int argc, char** argv) {
   corpus::SuiteReader& r = **opened;
   const auto& h = r.header();
   std::printf("corpus: %s\n", verify ? corpus::provenance(corpus::manifest_sha256_of(dir)).c_str() : "unverified");
-  std::printf("suite %s: %s\nop %s, spec %s, %llu records\n", h.suite.c_str(), h.about.c_str(), h.op.c_str(), h.spec.c_str(),
-              static_cast<unsigned long long>(h.records));
+  std::printf("suite %s: %s\nop %s, spec %s, %llu records\n", h.suite.c_str(), h.about.c_str(), h.op.c_str(),
+              h.spec.c_str(), static_cast<unsigned long long>(h.records));
   if (!tag.empty()) {
     bool declared = false;
     for (const auto& [k, v] : h.tags) {
@@ -221,7 +228,8 @@ int run_show(int argc, char** argv) {
       if (t.find(tag_needle) == std::string::npos) continue;
     }
     std::printf("\n");
-    for (size_t c = 0; c < h.columns.size(); ++c) std::printf("  %-8s %.*s\n", h.columns[c].c_str(), int(rec.fields[c].size()), rec.fields[c].data());
+    for (size_t c = 0; c < h.columns.size(); ++c)
+      std::printf("  %-8s %.*s\n", h.columns[c].c_str(), int(rec.fields[c].size()), rec.fields[c].data());
     ++shown;
   }
   if (shown == 0 && !case_id.empty()) {

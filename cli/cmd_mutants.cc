@@ -38,8 +38,10 @@ std::string self_path() {
 
 bool parse_args(int argc, char** argv, Args* a) {
   static constexpr std::pair<OptionSpec, std::string Args::*> kOptions[] = {
-      {{"--corpus", OptionSpec::Takes::Value}, &Args::corpus}, {{"--dir", OptionSpec::Takes::Value}, &Args::dir},
-      {{"--only", OptionSpec::Takes::Value}, &Args::only},     {{"--json", OptionSpec::Takes::Value}, &Args::json},
+      {{"--corpus", OptionSpec::Takes::Value}, &Args::corpus},
+      {{"--dir", OptionSpec::Takes::Value}, &Args::dir},
+      {{"--only", OptionSpec::Takes::Value}, &Args::only},
+      {{"--json", OptionSpec::Takes::Value}, &Args::json},
       {{"--markdown", OptionSpec::Takes::Value}, &Args::markdown},
       {{"--timeout", OptionSpec::Takes::Value}, &Args::timeout}};
   std::vector<OptionSpec> spec;
@@ -70,7 +72,8 @@ int mutants_command(int argc, char** argv) {
     return std::fprintf(stderr, "ninfer-conform mutants: %s\n", error.c_str()), kExitUsage;
   if (!a.only.empty()) {
     std::erase_if(plugins, [&](const runners::MutantPlugin& m) { return m.name != a.only; });
-    if (plugins.empty()) return std::fprintf(stderr, "ninfer-conform mutants: no mutant named %s\n", a.only.c_str()), kExitUsage;
+    if (plugins.empty())
+      return std::fprintf(stderr, "ninfer-conform mutants: no mutant named %s\n", a.only.c_str()), kExitUsage;
   }
   const runners::KillMatrix km = runners::run_kill_matrix(
       {self, a.corpus, a.timeout}, plugins, a.dir + "/control-codec.so",

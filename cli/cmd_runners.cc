@@ -102,15 +102,15 @@ struct Args {
   std::string target, corpus = NC_DEFAULT_CORPUS_DIR, suite = "*", tag, json, junit, out;
   std::optional<uint64_t> tolerance;
   double timeout = 10;
-  size_t max_failures = 10;  // replay: failures printed per suite; certify: listed in certificate.json
-  std::vector<std::string> sweep;  // certify --sweep: domain names
+  size_t max_failures = 10;                // replay: failures printed per suite; certify: listed in certificate.json
+  std::vector<std::string> sweep;          // certify --sweep: domain names
   std::vector<std::string> sweep_reports;  // certify --sweep-report: files
   std::vector<std::string> require;
   std::string html;  // certify --html
   bool allow_modified_corpus = false;
-  bool quiet = false;  // --quiet: no progress display, even on a terminal
-  bool geometry = true;       // certify: the sweeps' geometry pass
-  uint64_t tail_batch = 7;    // replay's second presentation (0: none)
+  bool quiet = false;       // --quiet: no progress display, even on a terminal
+  bool geometry = true;     // certify: the sweeps' geometry pass
+  uint64_t tail_batch = 7;  // replay's second presentation (0: none)
   uint64_t stride = 1;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
 };
@@ -121,24 +121,26 @@ constexpr uint64_t kStridedDomainSize = uint64_t(1) << 24;
 bool parse_args(int argc, char** argv, bool certify, Args* a) {
   using T = OptionSpec::Takes;
   static constexpr OptionSpec kReplay[] = {
-      {"--target", T::Value},  {"--corpus", T::Value},       {"--suite", T::Values},   {"--tag", T::Value},
-      {"--json", T::Value},    {"--junit", T::Value},        {"--require", T::Values}, {"--jobs", T::Value},
-      {"--timeout", T::Value}, {"--max-failures", T::Value}, {"--tolerance", T::Value}, {"--quiet", T::Nothing},
+      {"--target", T::Value},    {"--corpus", T::Value},       {"--suite", T::Values},    {"--tag", T::Value},
+      {"--json", T::Value},      {"--junit", T::Value},        {"--require", T::Values},  {"--jobs", T::Value},
+      {"--timeout", T::Value},   {"--max-failures", T::Value}, {"--tolerance", T::Value}, {"--quiet", T::Nothing},
       {"--tail-batch", T::Value}};
-  static constexpr OptionSpec kCertify[] = {
-      {"--target", T::Value},  {"--corpus", T::Value}, {"--out", T::Value},          {"--require", T::Values},
-      {"--jobs", T::Value},    {"--timeout", T::Value}, {"--sweep", T::Value},       {"--stride", T::Value},
-      {"--sweep-report", T::Values}, {"--allow-modified-corpus", T::Nothing}, {"--max-failures", T::Value},
-      {"--suite", T::Values},  {"--quiet", T::Nothing}, {"--no-geometry", T::Nothing}, {"--tail-batch", T::Value},
-      {"--html", T::Value}};
+  static constexpr OptionSpec kCertify[] = {{"--target", T::Value},        {"--corpus", T::Value},
+                                            {"--out", T::Value},           {"--require", T::Values},
+                                            {"--jobs", T::Value},          {"--timeout", T::Value},
+                                            {"--sweep", T::Value},         {"--stride", T::Value},
+                                            {"--sweep-report", T::Values}, {"--allow-modified-corpus", T::Nothing},
+                                            {"--max-failures", T::Value},  {"--suite", T::Values},
+                                            {"--quiet", T::Nothing},       {"--no-geometry", T::Nothing},
+                                            {"--tail-batch", T::Value},    {"--html", T::Value}};
   const char* const command = certify ? "certify" : "replay";
   auto refuse = [&](const std::string& why) {
     return std::fprintf(stderr, "ninfer-conform %s: %s\n", command, why.c_str()), false;
   };
   Options o;
   std::string why;
-  if (!o.parse(argc, argv, certify ? std::span<const OptionSpec>(kCertify) : std::span<const OptionSpec>(kReplay), false,
-               &why))
+  if (!o.parse(argc, argv, certify ? std::span<const OptionSpec>(kCertify) : std::span<const OptionSpec>(kReplay),
+               false, &why))
     return refuse(why);
   a->target = o.get("--target");
   a->corpus = o.get("--corpus", a->corpus);
@@ -246,7 +248,8 @@ int run_replay(const Args& a, ReplayResult* result) {
     for (int c = 0; c < kCapabilityCount; ++c) words += std::string(", ") + capability_verb(Capability(c));
     for (const std::string& entry : a.require)
       if (!require_entry_names_something(entry, suites))
-        return std::fprintf(stderr, "ninfer-conform: --require '%s' names no suite of the corpus and no capability (%s)\n",
+        return std::fprintf(stderr,
+                            "ninfer-conform: --require '%s' names no suite of the corpus and no capability (%s)\n",
                             entry.c_str(), words.c_str()),
                kExitUsage;
   }
@@ -330,17 +333,20 @@ int certify_command(int argc, char** argv) {
       // Whole, of this target (as the replay just met it) and judged by this build's reference.
       const std::unique_ptr<sweep::Domain> d = sweep::make_domain(s.domain);
       const std::string reference = sweep::reference_name();
-      std::string wrong = !d ? "a domain this build does not know"
-                          : s.op != d->op() ? "of op '" + s.op + "', not " + d->op()
+      std::string wrong = !d                         ? "a domain this build does not know"
+                          : s.op != d->op()          ? "of op '" + s.op + "', not " + d->op()
                           : s.reference != reference ? "judged by " + s.reference + ", not " + reference
-                          : s.shard.count != 1 ? "PARTIAL, only shard " + std::to_string(s.shard.index) + "/" + std::to_string(s.shard.count)
+                          : s.shard.count != 1       ? "PARTIAL, only shard " + std::to_string(s.shard.index) + "/" +
+                                                     std::to_string(s.shard.count)
                           : s.target != named_plugin_target(a.target) ? "of target " + s.target
                           : s.target_name != r.target_name || s.target_version != r.target_version
-                              ? "of " + s.target_name + " " + s.target_version + " (the target now says " + r.target_name +
-                                    " " + r.target_version + ")"
+                              ? "of " + s.target_name + " " + s.target_version + " (the target now says " +
+                                    r.target_name + " " + r.target_version + ")"
                               : "";
       if (!wrong.empty())
-        return std::fprintf(stderr, "ninfer-conform certify: %s: %s is %s; certify takes whole-domain reports of %s swept by this build (merge --json joins shards)\n",
+        return std::fprintf(stderr,
+                            "ninfer-conform certify: %s: %s is %s; certify takes whole-domain reports of %s swept by "
+                            "this build (merge --json joins shards)\n",
                             file.c_str(), s.domain.c_str(), wrong.c_str(), a.target.c_str()),
                kExitUsage;
       // The report must not contradict the replay just run: every input word of the same domain
@@ -349,11 +355,13 @@ int certify_command(int argc, char** argv) {
       const std::set<uint64_t> failed = replay_failures_in_domain(r, s, &first);
       if (failed.size() > s.tally.mismatches() + s.tally.errored)
         return std::fprintf(stderr,
-                            "ninfer-conform certify: %s: the sweep report of %s claims %llu mismatches, but this certification's\n"
+                            "ninfer-conform certify: %s: the sweep report of %s claims %llu mismatches, but this "
+                            "certification's\n"
                             "replay failed %zu cases of the same domain on inputs the report covers (first: %s);\n"
                             "a report that contradicts the replay is not certified\n",
-                            printable(file).c_str(), s.domain.c_str(), static_cast<unsigned long long>(s.tally.mismatches()),
-                            failed.size(), printable(first).c_str()),
+                            printable(file).c_str(), s.domain.c_str(),
+                            static_cast<unsigned long long>(s.tally.mismatches()), failed.size(),
+                            printable(first).c_str()),
                kExitUsage;
       sweeps.push_back({s.domain, std::move(s), ""});
     }
@@ -407,14 +415,16 @@ int render_command(int argc, char** argv) {
     return std::fprintf(stderr, "ninfer-conform render: %s\n%s", why.c_str(), kRenderUsage), kExitUsage;
   const std::string out = o.get("--html");
   if (o.operands().size() != 1 || out.empty())
-    return std::fprintf(stderr, "ninfer-conform render: give one certificate.json and --html FILE\n%s", kRenderUsage), kExitUsage;
+    return std::fprintf(stderr, "ninfer-conform render: give one certificate.json and --html FILE\n%s", kRenderUsage),
+           kExitUsage;
   const std::string in = o.operands()[0];
   if (!check_outputs({&out}, &why)) return std::fprintf(stderr, "ninfer-conform render: %s\n", why.c_str()), kExitUsage;
   corpus::Result<std::string> text = corpus::read_file(in);
   if (!text) return std::fprintf(stderr, "ninfer-conform render: %s\n", text.error().message().c_str()), kExitUsage;
   nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);
   if (j.is_discarded() || !j.is_object() || !j.contains("schema") || j["schema"] != "ninfer-conform-certificate-1")
-    return std::fprintf(stderr, "ninfer-conform render: %s: not a certificate.json (schema ninfer-conform-certificate-1)\n",
+    return std::fprintf(stderr,
+                        "ninfer-conform render: %s: not a certificate.json (schema ninfer-conform-certificate-1)\n",
                         in.c_str()),
            kExitUsage;
   if (!write_output(out, certificate_html(j), &why))

@@ -75,12 +75,13 @@ void print_summary(const sweep::Report& r) {
   std::string name = r.domain;
   if (r.shard.count > 1) {
     auto [begin, end] = sweep::shard_range(r.domain_size, r.shard);
-    name += " [PARTIAL: shard " + sweep::shard_text(r.shard) + ": " + std::to_string(begin) + ".." + std::to_string(end) + "]";
+    name += " [PARTIAL: shard " + sweep::shard_text(r.shard) + ": " + std::to_string(begin) + ".." +
+            std::to_string(end) + "]";
   }
   const std::string skipped =
       r.tally.invalid ? "; " + std::to_string(r.tally.invalid) + " invalid words skipped" : std::string();
-  std::printf("%-36s %12lu inputs (%.4g%% of the domain%s)  %lu mismatches%s\n", name.c_str(),
-              r.tally.covered, coverage, skipped.c_str(), r.tally.mismatches(), declined.c_str());
+  std::printf("%-36s %12lu inputs (%.4g%% of the domain%s)  %lu mismatches%s\n", name.c_str(), r.tally.covered,
+              coverage, skipped.c_str(), r.tally.mismatches(), declined.c_str());
   for (const auto& [k, v] : r.tally.class_counts) std::printf("    %-40s %lu\n", k.c_str(), v);
   for (const auto& [k, v] : r.tally.accepted)
     std::printf("    %-40s %lu (not mismatches)\n", ("passed under policy " + k).c_str(), v);
@@ -118,10 +119,10 @@ int sweep_command(int argc, char** argv) {
     return kExitOk;
   }
   using T = OptionSpec::Takes;
-  static constexpr OptionSpec kSpec[] = {
-      {"--target", T::Value}, {"--timeout", T::Value}, {"--jobs", T::Value},  {"--shard", T::Value},
-      {"--stride", T::Value}, {"--keep", T::Value},    {"--groups", T::Value}, {"--json", T::Value},
-      {"--vectors", T::Value}, {"--list", T::Nothing}, {"--no-geometry", T::Nothing}};
+  static constexpr OptionSpec kSpec[] = {{"--target", T::Value}, {"--timeout", T::Value},      {"--jobs", T::Value},
+                                         {"--shard", T::Value},  {"--stride", T::Value},       {"--keep", T::Value},
+                                         {"--groups", T::Value}, {"--json", T::Value},         {"--vectors", T::Value},
+                                         {"--list", T::Nothing}, {"--no-geometry", T::Nothing}};
   auto refuse = [](const std::string& why) { return std::fprintf(stderr, "sweep: %s\n", why.c_str()), kExitUsage; };
   Options o;
   std::string why;
@@ -182,8 +183,8 @@ int sweep_command(int argc, char** argv) {
       continue;
     }
     print_summary(*o.report);
-    any_mismatch |= !o.report->tally.class_counts.empty() || !o.report->tally.target_error.empty() ||
-                    !o.report->geometry.clean();
+    any_mismatch |=
+        !o.report->tally.class_counts.empty() || !o.report->tally.target_error.empty() || !o.report->geometry.clean();
     judged += o.report->tally.covered;
     declined += o.report->tally.unsupported;
     jsons.push_back(sweep::to_json(*o.report));
@@ -202,8 +203,9 @@ int sweep_command(int argc, char** argv) {
   // A shard (from --shard or CI variables) covers part of each domain, and its last line says so:
   // exit 0 over a quarter of a domain is no whole-domain result (certify refuses such a report).
   if (opts.shard.count > 1)
-    std::printf("PARTIAL: shard %s (from %s) swept part of each domain; merge --json of every shard's report gives the whole\n",
-                sweep::shard_text(opts.shard).c_str(), shard_source.c_str());
+    std::printf(
+        "PARTIAL: shard %s (from %s) swept part of each domain; merge --json of every shard's report gives the whole\n",
+        sweep::shard_text(opts.shard).c_str(), shard_source.c_str());
   // A sweep in which the target declined every input it was offered tested nothing: not a pass.
   if (judged == 0 && declined > 0) {
     std::fprintf(stderr, "sweep: nothing was judged: the target declined all %lu inputs it was offered\n",

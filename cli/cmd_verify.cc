@@ -109,7 +109,8 @@ namespace {
 // build; "" and the new certificate.json in *json, or why it could not run.
 std::string rerun_certify(const nlohmann::json& identity, std::string* json, std::string* folder) {
   const nlohmann::json& cmd = identity.at("command_line");
-  if (!cmd.is_array() || cmd.size() < 2 || cmd[1] != "certify") return "the identity's command line is not a certify command";
+  if (!cmd.is_array() || cmd.size() < 2 || cmd[1] != "certify")
+    return "the identity's command line is not a certify command";
   char tmpl[] = "/tmp/ninfer-conform-rerun-XXXXXX";
   if (!mkdtemp(tmpl)) return std::string("cannot make a folder for the re-run: ") + std::strerror(errno);
   *folder = tmpl;
@@ -139,8 +140,7 @@ std::string rerun_certify(const nlohmann::json& identity, std::string* json, std
     _exit(127);
   }
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
   if (!WIFEXITED(status) || WEXITSTATUS(status) > 1)
     return "the re-run (certify, from this folder's identity) ended without a certificate (exit " +
            std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status)) + ")";
@@ -164,7 +164,8 @@ std::vector<std::string> rerun_differences(const nlohmann::json& was, const nloh
     if (a != b) out.push_back("re-run differs: " + what + ": certificate " + text(a) + ", re-run " + text(b));
   };
   auto member = [](const nlohmann::json& j, const char* key) { return j.contains(key) ? j[key] : nlohmann::json(); };
-  for (const char* key : {"conformant", "overall", "verdict", "corpus_manifest_sha256", "target", "scope", "capabilities"})
+  for (const char* key :
+       {"conformant", "overall", "verdict", "corpus_manifest_sha256", "target", "scope", "capabilities"})
     compare(key, member(was, key), member(now, key));
   for (const char* key : {"suites", "sweeps"}) {
     const nlohmann::json a = member(was, key), b = member(now, key);
@@ -190,7 +191,8 @@ std::vector<std::string> rerun_differences(const nlohmann::json& was, const nloh
   const nlohmann::json id_a = member(was, "identity"), id_b = member(now, "identity");
   compare("identity target", member(id_a, "target"), member(id_b, "target"));
   compare("identity corpus", member(id_a, "corpus_manifest_sha256"), member(id_b, "corpus_manifest_sha256"));
-  compare("identity tool build", member(member(id_a, "tool"), "build_sha256"), member(member(id_b, "tool"), "build_sha256"));
+  compare("identity tool build", member(member(id_a, "tool"), "build_sha256"),
+          member(member(id_b, "tool"), "build_sha256"));
   return out;
 }
 
@@ -238,7 +240,8 @@ int verify_command(int argc, char** argv) {
       std::error_code ec;
       if (!std::filesystem::exists(dir + "/" + name, ec) && std::string(name) == "certificate.html") continue;
       auto bytes = read(name);
-      if (!bytes) return std::fprintf(stderr, "ninfer-conform verify: %s\n", bytes.error().message().c_str()), kExitUsage;
+      if (!bytes)
+        return std::fprintf(stderr, "ninfer-conform verify: %s\n", bytes.error().message().c_str()), kExitUsage;
       files.emplace_back(name, std::move(*bytes));
     }
     std::string why;
@@ -255,7 +258,8 @@ int verify_command(int argc, char** argv) {
     at = end + 1;
     ++line_no;
     if (line.size() < 67 || line.substr(64, 2) != "  " || line.find('/') != std::string::npos) {
-      problems.push_back("certificate.sha256:" + std::to_string(line_no) + ": not a `HASH  NAME` line of a file in the folder");
+      problems.push_back("certificate.sha256:" + std::to_string(line_no) +
+                         ": not a `HASH  NAME` line of a file in the folder");
       continue;
     }
     const std::string name = line.substr(66);
@@ -264,9 +268,11 @@ int verify_command(int argc, char** argv) {
     auto bytes = read(name);
     if (!bytes) problems.push_back(bytes.error().message());
     else if (corpus::sha256_hex(*bytes) != line.substr(0, 64))
-      problems.push_back(runners::printable(name) + ": sha256 " + corpus::sha256_hex(*bytes) + ", certificate.sha256 says " + line.substr(0, 64));
+      problems.push_back(runners::printable(name) + ": sha256 " + corpus::sha256_hex(*bytes) +
+                         ", certificate.sha256 says " + line.substr(0, 64));
   }
-  if (!listed_json || !listed_md) problems.push_back("certificate.sha256 does not list certificate.json and certificate.md");
+  if (!listed_json || !listed_md)
+    problems.push_back("certificate.sha256 does not list certificate.json and certificate.md");
   auto json_text = read("certificate.json");
   auto md = read("certificate.md");
   if (!json_text || !md) {
@@ -290,16 +296,19 @@ int verify_command(int argc, char** argv) {
       const bool conformant = j.at("conformant").get<bool>();
       const std::string overall = j.at("overall").get<std::string>(), verdict = j.at("verdict").get<std::string>();
       if (conformant != (overall.rfind("conformant", 0) == 0))
-        problems.push_back("certificate.json: conformant is " + std::string(conformant ? "true" : "false") + ", overall says " + overall);
+        problems.push_back("certificate.json: conformant is " + std::string(conformant ? "true" : "false") +
+                           ", overall says " + overall);
       if (conformant != (verdict.rfind("CONFORMANT", 0) == 0))
-        problems.push_back("certificate.json: conformant is " + std::string(conformant ? "true" : "false") + ", the verdict line says " + verdict);
+        problems.push_back("certificate.json: conformant is " + std::string(conformant ? "true" : "false") +
+                           ", the verdict line says " + verdict);
       if (md->find("| overall | " + overall + " |\n") == std::string::npos)
         problems.push_back("certificate.md: its overall verdict is not certificate.json's (" + overall + ")");
       if (md->find("| verdict | " + verdict + " |\n") == std::string::npos)
         problems.push_back("certificate.md: its verdict line is not certificate.json's");
       for (const auto& s : j.at("suites")) {
         if (conformant && (s.value("fail", 0) != 0 || s.value("target-error", 0) != 0))
-          problems.push_back("certificate.json: conformant, but suite " + s.value("suite", std::string("?")) + " has failures");
+          problems.push_back("certificate.json: conformant, but suite " + s.value("suite", std::string("?")) +
+                             " has failures");
       }
     } catch (const std::exception& e) {
       problems.push_back(std::string("certificate.json: ") + e.what());
@@ -321,9 +330,10 @@ int verify_command(int argc, char** argv) {
     }
   }
   for (const std::string& p : problems) std::printf("%s\n", p.c_str());
-  std::printf("%s\n", problems.empty() ? (rerun ? "certificate checks: digest, identity and consistency; its re-run agrees"
-                                                : "certificate checks: digest, identity and consistency")
-                                       : "certificate does NOT check");
+  std::printf("%s\n", problems.empty()
+                          ? (rerun ? "certificate checks: digest, identity and consistency; its re-run agrees"
+                                   : "certificate checks: digest, identity and consistency")
+                          : "certificate does NOT check");
   return problems.empty() ? kExitOk : kExitNonConformant;
 }
 

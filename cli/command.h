@@ -9,9 +9,9 @@
 namespace nc::cli {
 
 // Exit codes shared by every command, so CI can act on them.
-inline constexpr int kExitOk = 0;          // success / conformant
+inline constexpr int kExitOk = 0;             // success / conformant
 inline constexpr int kExitNonConformant = 1;  // the check ran and found a failure
-inline constexpr int kExitUsage = 2;       // bad arguments, unknown name, corrupt corpus
+inline constexpr int kExitUsage = 2;          // bad arguments, unknown name, corrupt corpus
 
 // args excludes the program name and the command name.
 using CommandFn = int (*)(int argc, char** argv);
@@ -44,5 +44,4 @@ bool wants_help(int argc, char** argv);
 #define NC_CONCAT_INNER(a, b) a##b
 #define NC_CONCAT(a, b) NC_CONCAT_INNER(a, b)
 #define NC_COMMAND(name, summary, fn) \
-  static const bool NC_CONCAT(nc_command_registered_, __LINE__) = \
-      ::nc::cli::register_command({name, summary, fn})
+  static const bool NC_CONCAT(nc_command_registered_, __LINE__) = ::nc::cli::register_command({name, summary, fn})

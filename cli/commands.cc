@@ -57,9 +57,7 @@ void set_host_paths(const std::string& executable, const std::string& build_obje
   build_object_override() = build_object;
 }
 
-std::string host_executable() {
-  return host_executable_override().empty() ? self_exe() : host_executable_override();
-}
+std::string host_executable() { return host_executable_override().empty() ? self_exe() : host_executable_override(); }
 
 std::string build_object() {
   return build_object_override().empty() ? std::string("/proc/self/exe") : build_object_override();

@@ -22,11 +22,9 @@ void print_usage(FILE* out) {
                "Conformance vectors and certification for the NInfer numeric formats.\n\n"
                "commands:\n");
   std::vector<Command> sorted = command_table();
-  std::sort(sorted.begin(), sorted.end(),
-            [](const Command& a, const Command& b) { return a.name < b.name; });
+  std::sort(sorted.begin(), sorted.end(), [](const Command& a, const Command& b) { return a.name < b.name; });
   for (const Command& c : sorted)
-    std::fprintf(out, "  %-12.*s %.*s\n", int(c.name.size()), c.name.data(), int(c.summary.size()),
-                 c.summary.data());
+    std::fprintf(out, "  %-12.*s %.*s\n", int(c.name.size()), c.name.data(), int(c.summary.size()), c.summary.data());
   std::fprintf(out,
                "\n'ninfer-conform COMMAND --help' describes one command; --version names this build.\n"
                "exit codes: 0 success, 1 check failed (not conformant), 2 usage or input error\n");
@@ -50,8 +48,7 @@ int finish_standard_output(int rc) {
   const bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) != 0;
   const int why = errno;
   if (!failed) return rc;
-  std::fprintf(stderr, "ninfer-conform: cannot write standard output: %s\n",
-               why ? std::strerror(why) : "write error");
+  std::fprintf(stderr, "ninfer-conform: cannot write standard output: %s\n", why ? std::strerror(why) : "write error");
   return kExitUsage;
 }
 

@@ -15,7 +15,8 @@ bool Options::parse(int argc, char* const* argv, std::span<const OptionSpec> spe
   for (int i = 0; i < argc; ++i) {
     const std::string_view word = argv[i];
     if (!is_option(word)) {
-      if (!operands) return *why = "unexpected argument '" + std::string(word) + "' (this command takes only options)", false;
+      if (!operands)
+        return *why = "unexpected argument '" + std::string(word) + "' (this command takes only options)", false;
       operands_.emplace_back(word);
       continue;
     }
@@ -36,7 +37,8 @@ bool Options::parse(int argc, char* const* argv, std::span<const OptionSpec> spe
       value = argv[++i];
     }
     std::vector<std::string>& given = values_[std::string(name)];
-    if (!given.empty() && o->takes != OptionSpec::Takes::Values) return *why = std::string(name) + " given twice", false;
+    if (!given.empty() && o->takes != OptionSpec::Takes::Values)
+      return *why = std::string(name) + " given twice", false;
     given.push_back(std::move(value));
   }
   return true;
@@ -60,7 +62,7 @@ bool Options::count(std::string_view name, uint64_t min, uint64_t max, uint64_t*
   if (!v.empty() && ec == std::errc() && end == v.data() + v.size() && n >= min && n <= max) return *out = n, true;
   *why = std::string(name) + " takes a whole number " +
          (max == kNoLimit ? "of at least " + std::to_string(min)
-                                                      : "from " + std::to_string(min) + " to " + std::to_string(max)) +
+                          : "from " + std::to_string(min) + " to " + std::to_string(max)) +
          ", not '" + v + "'";
   return false;
 }

@@ -22,7 +22,7 @@ inline constexpr uint64_t kNoLimit = UINT64_MAX;  // Options::count's max for "n
 
 struct OptionSpec {
   enum class Takes { Nothing, Value, Values };  // a flag; one value; values, repeatable
-  std::string_view name;  // with its dashes: "--target"
+  std::string_view name;                        // with its dashes: "--target"
   Takes takes;
 };
 

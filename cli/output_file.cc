@@ -100,7 +100,9 @@ bool check_not_in_corpus(const std::string& path, const std::string& corpus, std
   // (certify --out). A link to a file of the corpus counts as that file.
   (void)folder;
   if (within(p, dir) || same_file_in(path, dir))
-    return *error = reason(path, "is inside the corpus being read (" + runners::printable(corpus) + "); write it elsewhere"), false;
+    return *error =
+               reason(path, "is inside the corpus being read (" + runners::printable(corpus) + "); write it elsewhere"),
+           false;
   return true;
 }
 
@@ -128,7 +130,9 @@ bool check_outputs(std::initializer_list<const std::string*> outputs, std::strin
     const fs::path at = where(*p);
     for (const auto& [other_at, other] : files)
       if (other_at == at)
-        return *error = reason(*p, "names the same file as " + runners::printable(*other) + "; each report needs its own file"), false;
+        return *error = reason(
+                   *p, "names the same file as " + runners::printable(*other) + "; each report needs its own file"),
+               false;
     files.emplace_back(at, p);
   }
   if (dashes > 1) return *error = "only one report can go to standard output (-)", false;
@@ -141,7 +145,8 @@ bool check_outputs(std::initializer_list<const std::string*> outputs, std::strin
 
 bool write_output(const std::string& path, const std::string& bytes, std::string* error) {
   if (path == "-") {
-    if (!corpus::write_all(g_report_fd, bytes)) return *error = std::string("standard output: ") + std::strerror(errno), false;
+    if (!corpus::write_all(g_report_fd, bytes))
+      return *error = std::string("standard output: ") + std::strerror(errno), false;
     return true;
   }
   const std::string target = resolved(path);
@@ -225,8 +230,8 @@ bool write_files_as_unit(const std::string& dir, const std::vector<std::pair<std
   if (exists) {
     uintmax_t carried = 0;
     bool small = tst.st_uid == geteuid() && !(tst.st_mode & S_ISVTX);
-    for (auto it = fs::recursive_directory_iterator(target, ec); small && !ec && it != fs::recursive_directory_iterator();
-         it.increment(ec)) {
+    for (auto it = fs::recursive_directory_iterator(target, ec);
+         small && !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
       if (it->is_regular_file(ec)) carried += it->file_size(ec);
       small = carried <= kCarriedBytes && it.depth() < 4;
     }
@@ -248,7 +253,8 @@ bool write_files_as_unit(const std::string& dir, const std::vector<std::pair<std
   if (!sync_path(staging.string(), O_RDONLY | O_DIRECTORY)) return fail(reason(staging.string(), "cannot sync"));
   if (!exists) {
     if (std::rename(staging.c_str(), target.c_str()) != 0)
-      return fail(reason(target.string(), std::string("cannot move the staged folder into place: ") + std::strerror(errno)));
+      return fail(
+          reason(target.string(), std::string("cannot move the staged folder into place: ") + std::strerror(errno)));
   } else if (swap) {
     if (renameat2(AT_FDCWD, staging.c_str(), AT_FDCWD, target.c_str(), RENAME_EXCHANGE) != 0)
       return fail(reason(target.string(), std::string("cannot swap in the staged folder: ") + std::strerror(errno)));

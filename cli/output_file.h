@@ -20,7 +20,8 @@ namespace nc::cli {
 // Two paths naming one file (through links or not) are refused, and so, with `corpus`, is a path
 // that would replace the corpus being read (check_not_in_corpus): a report must not replace what
 // it reports on.
-bool check_outputs(std::initializer_list<const std::string*> outputs, std::string* error, const std::string& corpus = "");
+bool check_outputs(std::initializer_list<const std::string*> outputs, std::string* error,
+                   const std::string& corpus = "");
 // false with *error when `path` is the corpus folder or anything under it (a report beside the
 // suites, a certificate folder in it), or a link to one of its files. `folder` is unused: files and
 // folders (certify --out) are refused alike.

@@ -70,11 +70,20 @@ int validate_word(nc_format fmt, nc_component comp, const uint32_t* words, size_
   const FormatInfo& fi = info(Format(fmt));
   std::optional<WordType> wt;
   switch (comp) {
-    case NC_COMP_WORD: if (fi.category == Category::Direct) wt = fi.code; break;
-    case NC_COMP_CODE: if (fi.category != Category::Direct) wt = fi.code; break;
-    case NC_COMP_SCALE: wt = fi.scale; break;
-    case NC_COMP_DIVISOR: wt = fi.divisor; break;
-    default: return NC_EINVALID;
+    case NC_COMP_WORD:
+      if (fi.category == Category::Direct) wt = fi.code;
+      break;
+    case NC_COMP_CODE:
+      if (fi.category != Category::Direct) wt = fi.code;
+      break;
+    case NC_COMP_SCALE:
+      wt = fi.scale;
+      break;
+    case NC_COMP_DIVISOR:
+      wt = fi.divisor;
+      break;
+    default:
+      return NC_EINVALID;
   }
   if (!wt) return NC_EINVALID;  // the format has no such component
   for (size_t i = 0; i < n; ++i) {
@@ -86,9 +95,15 @@ int validate_word(nc_format fmt, nc_component comp, const uint32_t* words, size_
       else if (fi.category == Category::RowScaledFloat) ok = fp8_row_code_valid(w);
     } else if (comp == NC_COMP_SCALE) {
       switch (fi.category) {
-        case Category::GroupedInt: ok = !f16_scale_rule(w); break;
-        case Category::BlockScaledFloat: ok = !e4m3fn_block_scale_rule(w); break;
-        default: ok = !bf16_row_scale_rule(w); break;
+        case Category::GroupedInt:
+          ok = !f16_scale_rule(w);
+          break;
+        case Category::BlockScaledFloat:
+          ok = !e4m3fn_block_scale_rule(w);
+          break;
+        default:
+          ok = !bf16_row_scale_rule(w);
+          break;
       }
     } else if (comp == NC_COMP_DIVISOR) {
       ok = nvfp4_divisor_valid(w);
@@ -106,8 +121,8 @@ int parse_format(const char* name, size_t len, int32_t* out_format) {
   return NC_OK;
 }
 
-int reconstruct(nc_format fmt, const uint32_t* code, const uint32_t* scale, const uint32_t* divisor,
-                size_t n, uint32_t* out) {
+int reconstruct(nc_format fmt, const uint32_t* code, const uint32_t* scale, const uint32_t* divisor, size_t n,
+                uint32_t* out) {
   DefaultFpEnv fp_env;
   if (!format_ok(fmt) || (n && (!code || !scale || !out))) return NC_EINVALID;
   const FormatInfo& fi = info(Format(fmt));
@@ -119,7 +134,7 @@ int reconstruct(nc_format fmt, const uint32_t* code, const uint32_t* scale, cons
     case Category::GroupedInt:
       for (size_t i = 0; i < n; ++i) {
         auto q = int_word_value(fi.code, code[i]);
-        if (!q) return NC_EINVALID;  // W8 0x80 has no value to reconstruct
+        if (!q) return NC_EINVALID;                        // W8 0x80 has no value to reconstruct
         if (scale[i] == 0 && *q != 0) return NC_EINVALID;  // spec 6.1: an invalid pair has no value
         out[i] = grouped_reconstruct(scale[i], *q);
       }
@@ -143,8 +158,8 @@ int convert(nc_recipe recipe, const uint32_t* src, size_t n, uint32_t* out) {
   return NC_OK;
 }
 
-int encode(nc_format fmt, nc_source_type src_type, const uint64_t* src, size_t rows, size_t k,
-           uint32_t* scales, int32_t* codes, uint32_t* trace, int32_t* outcome) {
+int encode(nc_format fmt, nc_source_type src_type, const uint64_t* src, size_t rows, size_t k, uint32_t* scales,
+           int32_t* codes, uint32_t* trace, int32_t* outcome) {
   DefaultFpEnv fp_env;
   if (!format_ok(fmt) || unsigned(src_type) > NC_SRC_F64 || !outcome) return NC_EINVALID;
   const auto scheme = grouped_scheme(Format(fmt));
@@ -171,18 +186,16 @@ int encode(nc_format fmt, nc_source_type src_type, const uint64_t* src, size_t r
   return NC_OK;
 }
 
-TensorView view(size_t rank, const uint64_t* shape, const uint32_t* codes, size_t n_codes,
-                const uint32_t* scales, size_t n_scales, const uint32_t* divisor) {
+TensorView view(size_t rank, const uint64_t* shape, const uint32_t* codes, size_t n_codes, const uint32_t* scales,
+                size_t n_scales, const uint32_t* divisor) {
   return TensorView{std::span(shape, rank), std::span(codes, n_codes), std::span(scales, n_scales),
                     divisor ? std::optional<uint32_t>(*divisor) : std::nullopt};
 }
 
-int validate_tensor(nc_format fmt, size_t rank, const uint64_t* shape, const uint32_t* codes,
-                    size_t n_codes, const uint32_t* scales, size_t n_scales, const uint32_t* divisor,
-                    int32_t* rule, int64_t* where) {
+int validate_tensor(nc_format fmt, size_t rank, const uint64_t* shape, const uint32_t* codes, size_t n_codes,
+                    const uint32_t* scales, size_t n_scales, const uint32_t* divisor, int32_t* rule, int64_t* where) {
   DefaultFpEnv fp_env;
-  if (!format_ok(fmt) || !rule || !where || (rank && !shape) || (n_codes && !codes) ||
-      (n_scales && !scales))
+  if (!format_ok(fmt) || !rule || !where || (rank && !shape) || (n_codes && !codes) || (n_scales && !scales))
     return NC_EINVALID;
   if (info(Format(fmt)).category == Category::Direct) return NC_EUNSUPPORTED;
   const auto v = nc::codec::validate_tensor(Format(fmt), view(rank, shape, codes, n_codes, scales, n_scales, divisor));
@@ -192,13 +205,26 @@ int validate_tensor(nc_format fmt, size_t rank, const uint64_t* shape, const uin
     return NC_OK;
   }
   switch (v->rule) {
-    case Rule::Shape: *rule = NC_RULE_SHAPE; break;
-    case Rule::CodeIllegal: *rule = NC_RULE_CODE_ILLEGAL; break;
-    case Rule::ScaleNegative: *rule = NC_RULE_SCALE_NEGATIVE; break;
-    case Rule::ScaleNonfinite: *rule = NC_RULE_SCALE_NONFINITE; break;
-    case Rule::ZeroScaleCodes: *rule = NC_RULE_ZERO_SCALE_CODES; break;
-    case Rule::Divisor: *rule = NC_RULE_DIVISOR; break;
-    default: return NC_EINVALID;  // WordRange: not words of their type
+    case Rule::Shape:
+      *rule = NC_RULE_SHAPE;
+      break;
+    case Rule::CodeIllegal:
+      *rule = NC_RULE_CODE_ILLEGAL;
+      break;
+    case Rule::ScaleNegative:
+      *rule = NC_RULE_SCALE_NEGATIVE;
+      break;
+    case Rule::ScaleNonfinite:
+      *rule = NC_RULE_SCALE_NONFINITE;
+      break;
+    case Rule::ZeroScaleCodes:
+      *rule = NC_RULE_ZERO_SCALE_CODES;
+      break;
+    case Rule::Divisor:
+      *rule = NC_RULE_DIVISOR;
+      break;
+    default:
+      return NC_EINVALID;  // WordRange: not words of their type
   }
   *where = v->index;
   return NC_OK;
@@ -207,8 +233,7 @@ int validate_tensor(nc_format fmt, size_t rank, const uint64_t* shape, const uin
 int dequantize(nc_format fmt, size_t rank, const uint64_t* shape, const uint32_t* codes, size_t n_codes,
                const uint32_t* scales, size_t n_scales, const uint32_t* divisor, uint32_t* out) {
   DefaultFpEnv fp_env;
-  if (!format_ok(fmt) || (rank && !shape) || (n_codes && (!codes || !out)) || (n_scales && !scales))
-    return NC_EINVALID;
+  if (!format_ok(fmt) || (rank && !shape) || (n_codes && (!codes || !out)) || (n_scales && !scales)) return NC_EINVALID;
   if (info(Format(fmt)).category == Category::Direct) return NC_EUNSUPPORTED;
   auto r = nc::codec::dequantize(Format(fmt), view(rank, shape, codes, n_codes, scales, n_scales, divisor));
   if (!r) return NC_EINVALID;
@@ -230,8 +255,18 @@ int layout_offsets(nc_format fmt, nc_layout layout, const uint64_t* rows, const 
 }
 
 const nc_plugin_v1 kTable = {
-    NC_PLUGIN_ABI_VERSION, "ninfer-conform-cpu-codec", "0.1.0", decode, validate_word, parse_format,
-    reconstruct, convert, encode, validate_tensor, dequantize, layout_offsets,
+    NC_PLUGIN_ABI_VERSION,
+    "ninfer-conform-cpu-codec",
+    "0.1.0",
+    decode,
+    validate_word,
+    parse_format,
+    reconstruct,
+    convert,
+    encode,
+    validate_tensor,
+    dequantize,
+    layout_offsets,
 };
 }  // namespace
 

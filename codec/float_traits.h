@@ -40,10 +40,10 @@ struct FloatTraits {
   static constexpr uint32_t kMantMask = (1u << MantBits) - 1;
   static constexpr uint32_t kExpMax = (1u << ExpBits) - 1;
   static constexpr uint32_t kWordMask = (kSignBit << 1) - 1;
-  static constexpr uint32_t kInf = kExpMax << MantBits;           // IeeeInfNan only
+  static constexpr uint32_t kInf = kExpMax << MantBits;                // IeeeInfNan only
   static constexpr uint32_t kNaN = (kExpMax << MantBits) | kMantMask;  // FnNanOnly: the NaN word
   static constexpr uint32_t kQuietBit = MantBits > 0 ? 1u << (MantBits - 1) : 0;
-  static constexpr uint32_t kMaxFinite = Sp == Specials::IeeeInfNan ? kInf - 1
+  static constexpr uint32_t kMaxFinite = Sp == Specials::IeeeInfNan  ? kInf - 1
                                          : Sp == Specials::FnNanOnly ? kNaN - 1
                                                                      : kNaN;
 };
@@ -58,9 +58,7 @@ using Fp32Traits = FloatTraits<8, 23, 127, Specials::IeeeInfNan>;
 // x + 2^(sh-1) < 2^32. Adding half-minus-one plus the kept lsb carries exactly when the dropped
 // bits are above half, or equal to half with an odd kept part. Plain integer arithmetic with no
 // branches or bool lanes, so batch loops vectorize.
-constexpr uint32_t rne_shift(uint32_t x, unsigned sh) {
-  return (x + ((1u << (sh - 1)) - 1u) + ((x >> sh) & 1u)) >> sh;
-}
+constexpr uint32_t rne_shift(uint32_t x, unsigned sh) { return (x + ((1u << (sh - 1)) - 1u) + ((x >> sh) & 1u)) >> sh; }
 
 template <class T>
 constexpr ValueClass classify(uint32_t word) {
@@ -112,11 +110,9 @@ constexpr uint32_t encode_rne(uint32_t f32) {
   static_assert(T::kMantBits < 23, "narrowing only");
   static_assert(OV != Overflow::ToInf || T::kSpecials == Specials::IeeeInfNan, "no infinity");
   static_assert(OV != Overflow::ToNaN || T::kSpecials != Specials::None, "no NaN");
-  constexpr uint32_t kOverflowWord = OV == Overflow::ToInf    ? T::kInf
-                                     : OV == Overflow::ToNaN ? T::kNaN
-                                                             : T::kMaxFinite;
+  constexpr uint32_t kOverflowWord = OV == Overflow::ToInf ? T::kInf : OV == Overflow::ToNaN ? T::kNaN : T::kMaxFinite;
   constexpr uint32_t kNaNMask = T::kSpecials == Specials::IeeeInfNan ? T::kMantMask : 0u;
-  constexpr uint32_t kNaNBase = T::kSpecials == Specials::IeeeInfNan ? T::kInf | T::kQuietBit
+  constexpr uint32_t kNaNBase = T::kSpecials == Specials::IeeeInfNan  ? T::kInf | T::kQuietBit
                                 : T::kSpecials == Specials::FnNanOnly ? T::kNaN
                                                                       : T::kMaxFinite;
   // Branch-free (selects only), so batch loops vectorize.

@@ -29,8 +29,7 @@ Result<Format> parse_format(std::string_view name) {
 
 Result<WordType> parse_word_type(std::string_view name) {
   if (auto w = find_word_type(name)) return *w;
-  return Error{quoted(name), "", Rule::UnknownFormat,
-               "not a word type (" + word_type_name_list() + ")"};
+  return Error{quoted(name), "", Rule::UnknownFormat, "not a word type (" + word_type_name_list() + ")"};
 }
 
 }  // namespace nc::codec

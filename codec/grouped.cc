@@ -8,11 +8,16 @@ namespace nc::codec {
 
 std::optional<GroupedScheme> grouped_scheme(Format f) {
   switch (f) {
-    case Format::Q4G64_F16S: return GroupedScheme{f, WordType::Q4_CODE, 64, -8, 7};
-    case Format::Q5G64_F16S: return GroupedScheme{f, WordType::Q5_CODE, 64, -16, 15};
-    case Format::Q6G64_F16S: return GroupedScheme{f, WordType::Q6_CODE, 64, -32, 31};
-    case Format::W8G32_F16S: return GroupedScheme{f, WordType::W8_CODE, 32, -127, 127};
-    default: return std::nullopt;
+    case Format::Q4G64_F16S:
+      return GroupedScheme{f, WordType::Q4_CODE, 64, -8, 7};
+    case Format::Q5G64_F16S:
+      return GroupedScheme{f, WordType::Q5_CODE, 64, -16, 15};
+    case Format::Q6G64_F16S:
+      return GroupedScheme{f, WordType::Q6_CODE, 64, -32, 31};
+    case Format::W8G32_F16S:
+      return GroupedScheme{f, WordType::W8_CODE, 32, -127, 127};
+    default:
+      return std::nullopt;
   }
 }
 

@@ -14,7 +14,7 @@ namespace nc::codec {
 struct GroupedScheme {
   Format format;
   WordType code;
-  uint32_t group;  // G
+  uint32_t group;      // G
   int32_t qmin, qmax;  // legal interval; qmax is also the encoder's scale denominator
 };
 

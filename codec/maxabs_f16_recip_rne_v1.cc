@@ -16,9 +16,12 @@ namespace nc::codec {
 
 uint32_t source_to_f32(SourceType t, uint64_t w) {
   switch (t) {
-    case SourceType::FP32: return uint32_t(w);
-    case SourceType::BF16: return decode_to_f32<Bf16Traits>(uint32_t(w & 0xffff));
-    case SourceType::F16: return decode_to_f32<F16Traits>(uint32_t(w & 0xffff));
+    case SourceType::FP32:
+      return uint32_t(w);
+    case SourceType::BF16:
+      return decode_to_f32<Bf16Traits>(uint32_t(w & 0xffff));
+    case SourceType::F16:
+      return decode_to_f32<F16Traits>(uint32_t(w & 0xffff));
     case SourceType::F64:
       // IEEE binary64 -> binary32 conversion (cvtsd2ss), RNE in the default environment.
       return std::bit_cast<uint32_t>(static_cast<float>(std::bit_cast<double>(w)));
@@ -49,8 +52,8 @@ std::string hex(uint64_t v) {
 }
 }  // namespace
 
-Result<Encoding> maxabs_f16_recip_rne_v1(Format fmt, SourceType t, std::span<const uint64_t> src,
-                                        uint64_t rows, uint64_t k) {
+Result<Encoding> maxabs_f16_recip_rne_v1(Format fmt, SourceType t, std::span<const uint64_t> src, uint64_t rows,
+                                         uint64_t k) {
   const std::string name(info(fmt).name);
   const auto scheme = grouped_scheme(fmt);
   if (!scheme)
@@ -58,9 +61,8 @@ Result<Encoding> maxabs_f16_recip_rne_v1(Format fmt, SourceType t, std::span<con
                  "MAXABS_F16_RECIP_RNE_V1 encodes only the four grouped signed-integer schemes"};
   if (rows == 0 || k == 0 || src.size() != rows * k)
     return Error{name, "", Rule::Shape,
-                 "need a positive [rows, k] matrix with rows*k source words; got rows=" +
-                     std::to_string(rows) + " k=" + std::to_string(k) +
-                     " words=" + std::to_string(src.size())};
+                 "need a positive [rows, k] matrix with rows*k source words; got rows=" + std::to_string(rows) +
+                     " k=" + std::to_string(k) + " words=" + std::to_string(src.size())};
   const uint64_t G = scheme->group, groups_per_row = ceil_div(k, G);
   Encoding out;
   out.scales.assign(rows * groups_per_row, 0);
@@ -73,8 +75,7 @@ Result<Encoding> maxabs_f16_recip_rne_v1(Format fmt, SourceType t, std::span<con
   for (size_t i = 0; i < src.size(); ++i) {
     x[i] = source_to_f32(t, src[i]);
     if (!finite32(x[i])) {
-      out.failure = Error{name, "src[" + std::to_string(i / k) + "," + std::to_string(i % k) + "]",
-                          Rule::Nonfinite,
+      out.failure = Error{name, "src[" + std::to_string(i / k) + "," + std::to_string(i % k) + "]", Rule::Nonfinite,
                           "source word " + hex(src[i]) + " is not finite binary32 after RNE conversion"};
       return out;
     }
@@ -100,8 +101,7 @@ Result<Encoding> maxabs_f16_recip_rne_v1(Format fmt, SourceType t, std::span<con
       if (s16 == 0) s16 = 0x0001;  // 2^-24 underflow rescue
       tr.scale16 = s16;
       if (s16 == F16Traits::kInf) {
-        out.failure = Error{name, "group[" + std::to_string(r) + "," + std::to_string(g) + "]",
-                            Rule::ScaleOverflow,
+        out.failure = Error{name, "group[" + std::to_string(r) + "," + std::to_string(g) + "]", Rule::ScaleOverflow,
                             "raw_scale32 " + hex(raw) + " rounds to binary16 infinity"};
         return out;
       }

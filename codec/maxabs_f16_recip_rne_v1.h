@@ -21,9 +21,9 @@ struct GroupTrace {
 };
 
 struct Encoding {
-  std::vector<uint32_t> scales;  // rows * ceil_div(k, G) binary16 words, row-major
-  std::vector<int32_t> codes;    // rows * k signed codes, row-major
-  std::vector<GroupTrace> trace;  // one per group
+  std::vector<uint32_t> scales;                       // rows * ceil_div(k, G) binary16 words, row-major
+  std::vector<int32_t> codes;                         // rows * k signed codes, row-major
+  std::vector<GroupTrace> trace;                      // one per group
   std::vector<std::optional<uint32_t>> normalized32;  // one per element
   // Nonfinite (a source not finite binary32: nothing is encoded) or ScaleOverflow (groups before
   // the failing one are complete, later ones not reached). scales/codes are then not a result.
@@ -36,8 +36,8 @@ uint32_t source_to_f32(SourceType t, uint64_t word);
 
 // Error (Unsupported / Shape) when fmt is not grouped, rows or k is zero, or src.size() !=
 // rows * k. Encoder failures are reported in Encoding::failure, with the trace reached so far.
-Result<Encoding> maxabs_f16_recip_rne_v1(Format fmt, SourceType t, std::span<const uint64_t> src,
-                                        uint64_t rows, uint64_t k);
+Result<Encoding> maxabs_f16_recip_rne_v1(Format fmt, SourceType t, std::span<const uint64_t> src, uint64_t rows,
+                                         uint64_t k);
 
 // round_to_integral_ties_to_even of a binary32, as an integer (|x| < 2^31 assumed by callers;
 // larger magnitudes saturate).

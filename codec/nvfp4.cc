@@ -12,9 +12,7 @@ std::optional<Rule> e4m3fn_block_scale_rule(uint32_t s) {
   return std::nullopt;
 }
 
-bool nvfp4_divisor_valid(uint32_t d) {
-  return !(d >> 31) && d != 0 && (d & 0x7f800000u) != 0x7f800000u;
-}
+bool nvfp4_divisor_valid(uint32_t d) { return !(d >> 31) && d != 0 && (d & 0x7f800000u) != 0x7f800000u; }
 
 uint32_t nvfp4_reconstruct(uint32_t code4, uint32_t scale8, uint32_t d_w) {
   const float c = std::bit_cast<float>(decode_to_f32<E2M1Traits>(code4));

@@ -23,11 +23,16 @@ uint32_t convert(Recipe r, uint32_t f) {
 
 void convert_batch(Recipe r, const uint32_t* src, size_t n, uint32_t* out) {
   switch (r) {
-    case Recipe::F32_TO_BF16_RNE: return loop<f32_to_bf16_rne>(src, n, out);
-    case Recipe::F32_TO_F16_RNE: return loop<f32_to_f16_rne>(src, n, out);
-    case Recipe::F32_TO_E4M3FN_RNE_SATFINITE: return loop<f32_to_e4m3fn_rne_satfinite>(src, n, out);
-    case Recipe::F32_TO_E4M3FN_RNE_OVF_NAN: return loop<f32_to_e4m3fn_rne_ovf_nan>(src, n, out);
-    case Recipe::F32_TO_E2M1_RNE_SATFINITE: return loop<f32_to_e2m1_rne_satfinite>(src, n, out);
+    case Recipe::F32_TO_BF16_RNE:
+      return loop<f32_to_bf16_rne>(src, n, out);
+    case Recipe::F32_TO_F16_RNE:
+      return loop<f32_to_f16_rne>(src, n, out);
+    case Recipe::F32_TO_E4M3FN_RNE_SATFINITE:
+      return loop<f32_to_e4m3fn_rne_satfinite>(src, n, out);
+    case Recipe::F32_TO_E4M3FN_RNE_OVF_NAN:
+      return loop<f32_to_e4m3fn_rne_ovf_nan>(src, n, out);
+    case Recipe::F32_TO_E2M1_RNE_SATFINITE:
+      return loop<f32_to_e2m1_rne_satfinite>(src, n, out);
   }
 }
 

@@ -21,15 +21,9 @@ inline std::string_view recipe_name(Recipe r) { return info(r).name; }
 
 constexpr uint32_t f32_to_bf16_rne(uint32_t f) { return encode_rne<Bf16Traits, Overflow::ToInf>(f); }
 constexpr uint32_t f32_to_f16_rne(uint32_t f) { return encode_rne<F16Traits, Overflow::ToInf>(f); }
-constexpr uint32_t f32_to_e4m3fn_rne_satfinite(uint32_t f) {
-  return encode_rne<E4M3FNTraits, Overflow::Saturate>(f);
-}
-constexpr uint32_t f32_to_e4m3fn_rne_ovf_nan(uint32_t f) {
-  return encode_rne<E4M3FNTraits, Overflow::ToNaN>(f);
-}
-constexpr uint32_t f32_to_e2m1_rne_satfinite(uint32_t f) {
-  return encode_rne<E2M1Traits, Overflow::Saturate>(f);
-}
+constexpr uint32_t f32_to_e4m3fn_rne_satfinite(uint32_t f) { return encode_rne<E4M3FNTraits, Overflow::Saturate>(f); }
+constexpr uint32_t f32_to_e4m3fn_rne_ovf_nan(uint32_t f) { return encode_rne<E4M3FNTraits, Overflow::ToNaN>(f); }
+constexpr uint32_t f32_to_e2m1_rne_satfinite(uint32_t f) { return encode_rne<E2M1Traits, Overflow::Saturate>(f); }
 
 // The typed direct-format conversion: the recipe is in the function's name.
 constexpr Bf16Word f32_to_bf16_rne(Fp32Word f) { return Bf16Word(uint16_t(f32_to_bf16_rne(f.bits))); }

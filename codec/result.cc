@@ -11,9 +11,12 @@ static_assert(int(Rule::Index) + 1 == kRuleCount && int(Rule::Shape) == int(Rule
 std::string_view rule_token(Rule r) {
   if (int(r) < kRuleCount) return rule_name(RuleId(int(r)));
   switch (r) {
-    case Rule::WordRange: return "word-range";
-    case Rule::Unsupported: return "unsupported";
-    default: break;
+    case Rule::WordRange:
+      return "word-range";
+    case Rule::Unsupported:
+      return "unsupported";
+    default:
+      break;
   }
   return "?";
 }

@@ -12,9 +12,9 @@ namespace nc::codec {
 namespace {
 
 struct Geometry {
-  uint64_t rows;            // product of the leading extents (1 for rank 1)
+  uint64_t rows;  // product of the leading extents (1 for rank 1)
   uint64_t k;
-  uint64_t group;           // elements per scale along K (FP8 row: k)
+  uint64_t group;  // elements per scale along K (FP8 row: k)
   uint64_t scales_per_row;
 };
 
@@ -38,8 +38,7 @@ Result<Geometry> geometry(Format fmt, std::span<const uint64_t> shape) {
                  rank2 ? "rank must be 2 ([N, K])" : "rank must be at least 1"};
   uint64_t rows = 1;
   for (size_t i = 0; i < shape.size(); ++i) {
-    if (shape[i] == 0)
-      return Error{name, "shape " + shape_text(shape), Rule::Shape, "every extent must be positive"};
+    if (shape[i] == 0) return Error{name, "shape " + shape_text(shape), Rule::Shape, "every extent must be positive"};
     if (i + 1 < shape.size()) rows *= shape[i];
   }
   const uint64_t k = shape.back();
@@ -70,11 +69,11 @@ std::optional<Violation> validate_tensor(Format fmt, const TensorView& t) {
   if (!geo) return Violation{geo.error().rule, Plane::None, -1, geo.error()};
   const Geometry& g = *geo;
   if (t.codes.size() != g.rows * g.k || t.scales.size() != g.rows * g.scales_per_row)
-    return Violation{Rule::Shape, Plane::None, -1,
-                     Error{name, "shape " + shape_text(t.shape), Rule::Shape,
-                           "needs " + std::to_string(g.rows * g.k) + " codes and " +
-                               std::to_string(g.rows * g.scales_per_row) + " scales; got " +
-                               std::to_string(t.codes.size()) + " and " + std::to_string(t.scales.size())}};
+    return Violation{
+        Rule::Shape, Plane::None, -1,
+        Error{name, "shape " + shape_text(t.shape), Rule::Shape,
+              "needs " + std::to_string(g.rows * g.k) + " codes and " + std::to_string(g.rows * g.scales_per_row) +
+                  " scales; got " + std::to_string(t.codes.size()) + " and " + std::to_string(t.scales.size())}};
   // The divisor is a plane of its own: present exactly for NVFP4 (spec 3.3), else a shape error.
   if (bool(t.divisor) != (fi.category == Category::BlockScaledFloat))
     return Violation{Rule::Shape, Plane::None, -1,
@@ -90,12 +89,19 @@ std::optional<Violation> validate_tensor(Format fmt, const TensorView& t) {
     const uint32_t s = t.scales[i];
     const std::string where = coord(i / g.scales_per_row, i % g.scales_per_row, "scale");
     if (auto r = check_word(scale_wt, s); !r)
-      return Violation{Rule::WordRange, Plane::Scales, int64_t(i), Error{name, where, Rule::WordRange, r.error().detail}};
+      return Violation{Rule::WordRange, Plane::Scales, int64_t(i),
+                       Error{name, where, Rule::WordRange, r.error().detail}};
     std::optional<Rule> rule;
     switch (fi.category) {
-      case Category::GroupedInt: rule = f16_scale_rule(s); break;
-      case Category::BlockScaledFloat: rule = e4m3fn_block_scale_rule(s); break;
-      default: rule = bf16_row_scale_rule(s); break;
+      case Category::GroupedInt:
+        rule = f16_scale_rule(s);
+        break;
+      case Category::BlockScaledFloat:
+        rule = e4m3fn_block_scale_rule(s);
+        break;
+      default:
+        rule = bf16_row_scale_rule(s);
+        break;
     }
     if (rule)
       return Violation{*rule, Plane::Scales, int64_t(i),
@@ -106,7 +112,8 @@ std::optional<Violation> validate_tensor(Format fmt, const TensorView& t) {
     const uint64_t row = i / g.k, col = i % g.k;
     const std::string where = coord(row, col, "code");
     if (auto r = check_word(fi.code, c); !r)
-      return Violation{Rule::WordRange, Plane::Codes, int64_t(i), Error{name, where, Rule::WordRange, r.error().detail}};
+      return Violation{Rule::WordRange, Plane::Codes, int64_t(i),
+                       Error{name, where, Rule::WordRange, r.error().detail}};
     const bool illegal = (fi.code == WordType::W8_CODE && c == 0x80) ||
                          (fi.category == Category::RowScaledFloat && !fp8_row_code_valid(c));
     if (illegal)
@@ -146,8 +153,12 @@ Result<std::vector<uint32_t>> dequantize(Format fmt, const TensorView& t) {
         out[i] = grouped_reconstruct(s, *q);
         break;
       }
-      case Category::BlockScaledFloat: out[i] = nvfp4_reconstruct(t.codes[i], s, *t.divisor); break;
-      default: out[i] = fp8_row_reconstruct(t.codes[i], s); break;
+      case Category::BlockScaledFloat:
+        out[i] = nvfp4_reconstruct(t.codes[i], s, *t.divisor);
+        break;
+      default:
+        out[i] = fp8_row_reconstruct(t.codes[i], s);
+        break;
     }
   }
   return out;

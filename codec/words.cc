@@ -8,8 +8,7 @@ namespace nc::codec {
 bool is_float_word(WordType wt) { return info(wt).is_float; }
 
 bool is_code_word(WordType wt) {
-  return wt == WordType::Q4_CODE || wt == WordType::Q5_CODE || wt == WordType::Q6_CODE ||
-         wt == WordType::W8_CODE;
+  return wt == WordType::Q4_CODE || wt == WordType::Q5_CODE || wt == WordType::Q6_CODE || wt == WordType::W8_CODE;
 }
 
 Result<uint32_t> check_word(WordType wt, uint32_t word) {
@@ -24,21 +23,31 @@ Result<uint32_t> check_word(WordType wt, uint32_t word) {
 
 uint32_t float_word_to_f32(WordType wt, uint32_t word) {
   switch (wt) {
-    case WordType::BF16: return decode_to_f32<Bf16Traits>(word);
-    case WordType::F16: return decode_to_f32<F16Traits>(word);
-    case WordType::E4M3FN: return decode_to_f32<E4M3FNTraits>(word);
-    case WordType::E2M1: return decode_to_f32<E2M1Traits>(word);
-    default: return word;  // FP32: identity
+    case WordType::BF16:
+      return decode_to_f32<Bf16Traits>(word);
+    case WordType::F16:
+      return decode_to_f32<F16Traits>(word);
+    case WordType::E4M3FN:
+      return decode_to_f32<E4M3FNTraits>(word);
+    case WordType::E2M1:
+      return decode_to_f32<E2M1Traits>(word);
+    default:
+      return word;  // FP32: identity
   }
 }
 
 ValueClass float_word_class(WordType wt, uint32_t word) {
   switch (wt) {
-    case WordType::BF16: return classify<Bf16Traits>(word);
-    case WordType::F16: return classify<F16Traits>(word);
-    case WordType::E4M3FN: return classify<E4M3FNTraits>(word);
-    case WordType::E2M1: return classify<E2M1Traits>(word);
-    default: return classify<Fp32Traits>(word);
+    case WordType::BF16:
+      return classify<Bf16Traits>(word);
+    case WordType::F16:
+      return classify<F16Traits>(word);
+    case WordType::E4M3FN:
+      return classify<E4M3FNTraits>(word);
+    case WordType::E2M1:
+      return classify<E2M1Traits>(word);
+    default:
+      return classify<Fp32Traits>(word);
   }
 }
 
@@ -54,8 +63,6 @@ Result<int32_t> int_word_value(WordType wt, uint32_t word) {
   return q;
 }
 
-uint32_t code_word_from_signed(WordType wt, int32_t q) {
-  return uint32_t(q) & ((1u << info(wt).bits) - 1);
-}
+uint32_t code_word_from_signed(WordType wt, int32_t q) { return uint32_t(q) & ((1u << info(wt).bits) - 1); }
 
 }  // namespace nc::codec

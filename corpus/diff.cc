@@ -192,8 +192,8 @@ std::string diff_text(const CorpusDiff& d) {
     if (!s.in_old) o += "new suite, " + std::to_string(s.new_records) + " records\n";
     else if (!s.in_new) o += "suite removed, " + std::to_string(s.old_records) + " records\n";
     else
-      o += std::to_string(s.old_records) + " -> " + std::to_string(s.new_records) + " records: " +
-           std::to_string(s.added) + " added, " + std::to_string(s.removed) + " removed, " +
+      o += std::to_string(s.old_records) + " -> " + std::to_string(s.new_records) +
+           " records: " + std::to_string(s.added) + " added, " + std::to_string(s.removed) + " removed, " +
            std::to_string(s.changed.size()) + " changed expectations, " + std::to_string(s.annotated) +
            " changed annotations only\n";
     for (const std::string& h : s.header_changes) o += "  header: " + h + "\n";
@@ -220,7 +220,8 @@ std::string diff_text(const CorpusDiff& d) {
     ids("changed annotations", s.annotated_ids, s.annotated);
   }
   o += std::to_string(d.suites.size()) + " suites, " + std::to_string(same) + " identical; records " +
-       std::to_string(old_total) + " -> " + std::to_string(new_total) + (d.identical() ? ": the corpora are identical\n" : "\n");
+       std::to_string(old_total) + " -> " + std::to_string(new_total) +
+       (d.identical() ? ": the corpora are identical\n" : "\n");
   return o;
 }
 
@@ -231,17 +232,21 @@ std::string diff_json(const CorpusDiff& d) {
   j["identical"] = d.identical();
   j["suites"] = nlohmann::ordered_json::array();
   for (const SuiteDiff& s : d.suites) {
-    nlohmann::ordered_json js{{"suite", s.suite},          {"in_old", s.in_old},   {"in_new", s.in_new},
-                              {"identical", s.identical()}, {"old_records", s.old_records},
-                              {"new_records", s.new_records}, {"added", s.added},   {"removed", s.removed},
-                              {"annotated", s.annotated}};
+    nlohmann::ordered_json js{
+        {"suite", s.suite},           {"in_old", s.in_old},           {"in_new", s.in_new},
+        {"identical", s.identical()}, {"old_records", s.old_records}, {"new_records", s.new_records},
+        {"added", s.added},           {"removed", s.removed},         {"annotated", s.annotated}};
     js["header_changes"] = s.header_changes;
     js["added_tags"] = s.added_tags;
     js["removed_tags"] = s.removed_tags;
     js["changed"] = nlohmann::ordered_json::array();
     for (const ExpectationChange& c : s.changed)
-      js["changed"].push_back({{"id", c.id}, {"old_expect", c.old_expect}, {"new_expect", c.new_expect},
-                               {"old_accept", c.old_accept}, {"new_accept", c.new_accept}, {"comment", c.comment}});
+      js["changed"].push_back({{"id", c.id},
+                               {"old_expect", c.old_expect},
+                               {"new_expect", c.new_expect},
+                               {"old_accept", c.old_accept},
+                               {"new_accept", c.new_accept},
+                               {"comment", c.comment}});
     js["added_ids"] = s.added_ids;
     js["removed_ids"] = s.removed_ids;
     js["annotated_ids"] = s.annotated_ids;

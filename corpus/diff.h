@@ -25,9 +25,9 @@ struct SuiteDiff {
   std::string suite;
   bool in_old = true, in_new = true;
   uint64_t old_records = 0, new_records = 0;
-  uint64_t added = 0, removed = 0, annotated = 0;          // annotated: same expectation, other info/tags/comment
+  uint64_t added = 0, removed = 0, annotated = 0;  // annotated: same expectation, other info/tags/comment
   std::vector<std::string> added_ids, removed_ids, annotated_ids;  // the first `limit` of each, in id order
-  std::map<std::string, uint64_t> added_tags, removed_tags;       // tag -> added/removed records carrying it
+  std::map<std::string, uint64_t> added_tags, removed_tags;        // tag -> added/removed records carrying it
   std::vector<ExpectationChange> changed;                          // every changed expectation
   std::vector<std::string> header_changes;                         // "#about", "#tag X reworded", ...
   bool identical() const {

@@ -25,7 +25,7 @@ const nlohmann::json& json_member(const nlohmann::json& j, const std::string& ke
 const nlohmann::json& json_object(const nlohmann::json& j, const std::string& key);
 const nlohmann::json& json_array(const nlohmann::json& j, const std::string& key);
 std::string json_text(const nlohmann::json& j, const std::string& key);
-uint64_t json_count(const nlohmann::json& j, const std::string& key);  // an integer >= 0
+uint64_t json_count(const nlohmann::json& j, const std::string& key);                  // an integer >= 0
 std::vector<std::string> json_texts(const nlohmann::json& j, const std::string& key);  // an array of strings
 
 }  // namespace nc::corpus

@@ -68,7 +68,8 @@ Result<Manifest> parse_manifest(const std::string& text, const std::string& name
       e.text_bytes = json_count(s, "text_bytes");
       e.text_sha256 = json_text(s, "text_sha256");
       if (e.file != e.suite + ".vec.zst" || e.file.find('/') != std::string::npos)
-        return Error{name, 0, "", "suite `" + e.suite + "` has file `" + e.file + "` (expected " + e.suite + ".vec.zst)"};
+        return Error{name, 0, "",
+                     "suite `" + e.suite + "` has file `" + e.file + "` (expected " + e.suite + ".vec.zst)"};
       m.suites.push_back(std::move(e));
     }
   } catch (const JsonError& ex) {
@@ -97,10 +98,12 @@ std::string check_file(const std::string& path, const ManifestEntry& e) {
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);
   if (!fs::exists(st)) return "missing (listed in the manifest, expected sha256 " + e.compressed_sha256 + ")";
-  if (!fs::is_regular_file(st)) return "not a regular file (listed in the manifest, expected sha256 " + e.compressed_sha256 + ")";
+  if (!fs::is_regular_file(st))
+    return "not a regular file (listed in the manifest, expected sha256 " + e.compressed_sha256 + ")";
   uint64_t size = fs::file_size(path, ec);
   if (size != e.compressed_bytes)
-    return "size " + std::to_string(size) + " bytes, manifest says " + std::to_string(e.compressed_bytes) + " (truncated or replaced? expected sha256 " + e.compressed_sha256 + ")";
+    return "size " + std::to_string(size) + " bytes, manifest says " + std::to_string(e.compressed_bytes) +
+           " (truncated or replaced? expected sha256 " + e.compressed_sha256 + ")";
   return {};
 }
 
@@ -109,7 +112,8 @@ void flag_unlisted(const std::string& dir, const Manifest& m, std::vector<Error>
   std::vector<std::string> unlisted;
   for (const auto& de : fs::directory_iterator(dir, ec)) {
     std::string fn = de.path().filename().string();
-    if (fn.size() > 8 && fn.ends_with(".vec.zst") && !m.find(fn.substr(0, fn.size() - 8))) unlisted.push_back(de.path().string());
+    if (fn.size() > 8 && fn.ends_with(".vec.zst") && !m.find(fn.substr(0, fn.size() - 8)))
+      unlisted.push_back(de.path().string());
   }
   std::sort(unlisted.begin(), unlisted.end());
   for (const auto& u : unlisted) errors.push_back({u, 0, "", "suite file not listed in " + std::string(kManifestName)});
@@ -117,7 +121,9 @@ void flag_unlisted(const std::string& dir, const Manifest& m, std::vector<Error>
 
 // A suite file whose compressed bytes are not the ones the manifest hashed.
 Error tampered(const std::string& path, const std::string& sha, const ManifestEntry& e) {
-  return Error{path, 0, "", "sha256 " + sha + " does not match the manifest (file tampered with? expected sha256 " + e.compressed_sha256 + ")"};
+  return Error{path, 0, "",
+               "sha256 " + sha + " does not match the manifest (file tampered with? expected sha256 " +
+                   e.compressed_sha256 + ")"};
 }
 
 }  // namespace
@@ -158,7 +164,8 @@ Status check_totals(const std::string& path, const ManifestEntry& e, const Suite
   if ((!t.text_sha256.empty() && t.text_sha256 != e.text_sha256) || t.text_bytes != e.text_bytes)
     return Error{path, 0, "", "uncompressed sha256 " + t.text_sha256 + ", manifest expects " + e.text_sha256};
   if (t.records != e.records)
-    return Error{path, 0, "", "manifest declares " + std::to_string(e.records) + " records, found " + std::to_string(t.records)};
+    return Error{path, 0, "",
+                 "manifest declares " + std::to_string(e.records) + " records, found " + std::to_string(t.records)};
   return std::nullopt;
 }
 

@@ -94,7 +94,8 @@ size_t split_line(std::string_view text, size_t pos, size_t ncolumns, std::vecto
   if (why->empty() && i + 1 < ncolumns) {
     // Out of spaces: only the comment may be missing, empty, with its separating space.
     if (i + 2 != ncolumns)
-      *why = "record has " + std::to_string(i + 1) + " fields, the header declares " + std::to_string(ncolumns) + " columns";
+      *why = "record has " + std::to_string(i + 1) + " fields, the header declares " + std::to_string(ncolumns) +
+             " columns";
     else if (start == line_end) *why = empty_field(i);
     else fields[i++] = std::string_view(text.data() + start, line_end - start), start = line_end;
   }
@@ -162,7 +163,8 @@ Result<bool> SuiteReader::next_line(std::string_view& line) {
 Status SuiteReader::take_line(size_t end, std::string_view& line) {
   const std::string_view text = *text_;
   ++line_no_;
-  if (end == std::string_view::npos) return error(line_no_, "", "last line has no terminating newline (file truncated?)");
+  if (end == std::string_view::npos)
+    return error(line_no_, "", "last line has no terminating newline (file truncated?)");
   line = std::string_view(text.data() + pos_, end - pos_);
   const size_t start = pos_;
   pos_ = end + 1;
@@ -171,8 +173,9 @@ Status SuiteReader::take_line(size_t end, std::string_view& line) {
     return error(line_no_, "", "carriage return at end of line (lines end with \\n only)");
   char byte[8];
   std::snprintf(byte, sizeof byte, "0x%02x", unsigned(static_cast<unsigned char>(text[unprintable_])));
-  return error(line_no_, "", std::string("byte ") + byte + " at column " + std::to_string(unprintable_ - start + 1) +
-                                 ": a suite's lines are printable ASCII (0x20 to 0x7e)");
+  return error(line_no_, "",
+               std::string("byte ") + byte + " at column " + std::to_string(unprintable_ - start + 1) +
+                   ": a suite's lines are printable ASCII (0x20 to 0x7e)");
 }
 
 namespace {
@@ -207,15 +210,19 @@ bool is_lower_hex(std::string_view s) {
 
 Status SuiteReader::read_header() {
   // Header keys in their required order; tag and policy repeat (zero or more times).
-  static constexpr std::string_view kOrder[] = {"ninfer-conform-vectors", "suite", "op", "about", "spec", "columns", "tag", "policy", "records"};
+  static constexpr std::string_view kOrder[] = {
+      "ninfer-conform-vectors", "suite", "op", "about", "spec", "columns", "tag", "policy", "records"};
   size_t stage = 0;
   std::string_view line;
   for (;;) {
     Result<bool> got = next_line(line);
     if (!got) return got.error();
-    if (!*got) return error(line_no_, "", stage == 0 ? "empty suite text (no header)" : "header ends before `#records`");
+    if (!*got)
+      return error(line_no_, "", stage == 0 ? "empty suite text (no header)" : "header ends before `#records`");
     if (line.empty() || line[0] != '#') {
-      return error(line_no_, "", "expected header line `#" + std::string(kOrder[std::min<size_t>(stage, 8)]) + "`, found a record (headers must end with `#records N`)");
+      return error(line_no_, "",
+                   "expected header line `#" + std::string(kOrder[std::min<size_t>(stage, 8)]) +
+                       "`, found a record (headers must end with `#records N`)");
     }
     size_t sp = line.find(' ');
     std::string key(line.substr(1, sp == std::string::npos ? std::string::npos : sp - 1));
@@ -231,15 +238,19 @@ Status SuiteReader::read_header() {
       std::string missing = line_no_ == 1 ? std::string(kOrder[0]) : "";
       for (size_t k = stage + 1; line_no_ > 1 && k < at && missing.empty(); ++k)
         if (kOrder[k] != "tag" && kOrder[k] != "policy") missing = kOrder[k];
-      return error(line_no_, "", (missing.empty() ? "header `#" + key + "` out of order"
-                                                  : "header `#" + missing + "` missing before `#" + key + "`") +
-                                     " (required order: #ninfer-conform-vectors #suite #op #about #spec #columns #tag* "
-                                     "#policy* #records)");
+      return error(line_no_, "",
+                   (missing.empty() ? "header `#" + key + "` out of order"
+                                    : "header `#" + missing + "` missing before `#" + key + "`") +
+                       " (required order: #ninfer-conform-vectors #suite #op #about #spec #columns #tag* "
+                       "#policy* #records)");
     }
     if (value.empty()) return error(line_no_, "", "header `#" + key + "` has no value");
     stage = at;
     if (key == "ninfer-conform-vectors") {
-      if (value != std::to_string(kSchemaVersion)) return error(line_no_, "", "unsupported schema version `" + value + "` (this reader reads version " + std::to_string(kSchemaVersion) + ")");
+      if (value != std::to_string(kSchemaVersion))
+        return error(line_no_, "",
+                     "unsupported schema version `" + value + "` (this reader reads version " +
+                         std::to_string(kSchemaVersion) + ")");
       header_.version = kSchemaVersion;
     } else if (key == "suite") {
       header_.suite = value;
@@ -259,7 +270,8 @@ Status SuiteReader::read_header() {
       int e = header_.column("expect");
       if (c.size() < 6 || c.front() != "id" || c.back() != "comment" || c[c.size() - 2] != "tags" || e < 2 ||
           static_cast<size_t>(e) + 1 >= c.size() || c[static_cast<size_t>(e) + 1] != "accept") {
-        return error(line_no_, "", "bad #columns `" + value + "` (must be: id <inputs...> expect accept <info...> tags comment)");
+        return error(line_no_, "",
+                     "bad #columns `" + value + "` (must be: id <inputs...> expect accept <info...> tags comment)");
       }
       // #op came before: the columns must be the op's, and fix how each field is checked.
       Result<RecordSchema> schema = RecordSchema::compile(header_);
@@ -268,12 +280,20 @@ Status SuiteReader::read_header() {
       accept_col_ = static_cast<size_t>(e) + 1;
     } else if (key == "tag" || key == "policy") {
       size_t s2 = value.find(' ');
-      if (s2 == std::string::npos || s2 + 1 >= value.size()) return error(line_no_, "", "`#" + key + " " + value + "` has no definition (write `#" + key + " NAME what it means`)");
+      if (s2 == std::string::npos || s2 + 1 >= value.size())
+        return error(line_no_, "",
+                     "`#" + key + " " + value + "` has no definition (write `#" + key + " NAME what it means`)");
       auto& list = key == "tag" ? header_.tags : header_.policies;
       list.emplace_back(value.substr(0, s2), value.substr(s2 + 1));
-      if (!sorted_unique_names(list)) return error(line_no_, "", "#" + key + " `" + list.back().first + "` is " + (list.size() > 1 && list[list.size() - 2].first == list.back().first ? "defined twice" : "out of order (sorted by name)"));
+      if (!sorted_unique_names(list))
+        return error(line_no_, "",
+                     "#" + key + " `" + list.back().first + "` is " +
+                         (list.size() > 1 && list[list.size() - 2].first == list.back().first
+                              ? "defined twice"
+                              : "out of order (sorted by name)"));
     } else if (key == "records") {
-      if (!parse_u64(value, header_.records)) return error(line_no_, "", "#records `" + value + "` is not a decimal count");
+      if (!parse_u64(value, header_.records))
+        return error(line_no_, "", "#records `" + value + "` is not a decimal count");
       return std::nullopt;
     }
   }
@@ -305,7 +325,9 @@ Result<std::unique_ptr<SuiteReader>> SuiteReader::from_compressed(std::string co
   if (Status s = r->start(std::move(*text), text_hash == TextHash::Compute)) return *s;
   std::string stem = std::filesystem::path(path).filename().string();
   if (stem != r->header_.suite + ".vec.zst")
-    return r->error(2, "", "#suite `" + r->header_.suite + "` does not match the file name (expected " + r->header_.suite + ".vec.zst)");
+    return r->error(
+        2, "",
+        "#suite `" + r->header_.suite + "` does not match the file name (expected " + r->header_.suite + ".vec.zst)");
   return r;
 }
 
@@ -316,25 +338,31 @@ Result<std::unique_ptr<SuiteReader>> SuiteReader::from_text(std::string text, co
   return r;
 }
 
-Status SuiteReader::check_names(std::string_view field, const std::vector<std::pair<std::string, std::string>>& declared,
-                                const char* what, size_t line, std::string_view id) const {
+Status SuiteReader::check_names(std::string_view field,
+                                const std::vector<std::pair<std::string, std::string>>& declared, const char* what,
+                                size_t line, std::string_view id) const {
   if (field == "-") return std::nullopt;
   std::string_view prev, rest = field;
   for (bool first = true;; first = false) {
     size_t comma = rest.find(',');
     std::string_view n = rest.substr(0, comma);
     if (n.empty() || (!first && !(prev < n)))
-      return error(line, std::string(id), std::string(what) + " list `" + std::string(field) + "` is not a sorted comma list of distinct names");
-    auto it = std::lower_bound(declared.begin(), declared.end(), n, [](const auto& p, std::string_view k) { return p.first < k; });
+      return error(
+          line, std::string(id),
+          std::string(what) + " list `" + std::string(field) + "` is not a sorted comma list of distinct names");
+    auto it = std::lower_bound(declared.begin(), declared.end(), n,
+                               [](const auto& p, std::string_view k) { return p.first < k; });
     if (it == declared.end() || it->first != n)
-      return error(line, std::string(id), std::string(what) + " `" + std::string(n) + "` is not declared in the header");
+      return error(line, std::string(id),
+                   std::string(what) + " `" + std::string(n) + "` is not declared in the header");
     if (comma == std::string_view::npos) return std::nullopt;
     prev = n;
     rest.remove_prefix(comma + 1);
   }
 }
 
-[[gnu::noinline]] Status SuiteReader::intern_tag_list(std::string_view tags, size_t line, std::string_view id, uint32_t* index) {
+[[gnu::noinline]] Status SuiteReader::intern_tag_list(std::string_view tags, size_t line, std::string_view id,
+                                                      uint32_t* index) {
   auto it = tag_index_.find(tags);
   if (it == tag_index_.end()) {
     if (Status s = check_names(tags, header_.tags, "tag", line, id)) return s;
@@ -383,7 +411,9 @@ Result<bool> SuiteReader::next(Record& r) {
     if (ahead_next_ == ahead_count_) {
       if (ahead_error_) return *ahead_error_;
       if (totals_.records != header_.records)
-        return error(0, "", "declared " + std::to_string(header_.records) + ", found " + std::to_string(totals_.records) + " records");
+        return error(
+            0, "",
+            "declared " + std::to_string(header_.records) + ", found " + std::to_string(totals_.records) + " records");
       return false;
     }
   }
@@ -412,8 +442,10 @@ Result<bool> SuiteReader::next(Record& r) {
   uint64_t digits = 0;
   for (size_t i = 0; i < 6; ++i) digits = digits << 8 | digest[i];
   if (!prev_id_.empty()) {
-    if (digits == prev_digits_) return error(line, std::string(id), "duplicate id (first at line " + std::to_string(prev_line_) + ")");
-    if (digits < prev_digits_) return error(line, std::string(id), "records not sorted by id (follows " + std::string(prev_id_) + ")");
+    if (digits == prev_digits_)
+      return error(line, std::string(id), "duplicate id (first at line " + std::to_string(prev_line_) + ")");
+    if (digits < prev_digits_)
+      return error(line, std::string(id), "records not sorted by id (follows " + std::string(prev_id_) + ")");
   }
   prev_id_ = id;
   prev_digits_ = digits;

@@ -29,13 +29,13 @@ inline constexpr std::string_view kMagic = "#ninfer-conform-vectors";
 struct SuiteHeader {
   int version = 0;
   std::string suite;
-  std::string op;     // whole "#op" value, e.g. "decode E4M3FN"
+  std::string op;  // whole "#op" value, e.g. "decode E4M3FN"
   std::string about;
   std::string spec;
-  std::vector<std::string> columns;  // id, inputs..., expect, accept, info..., tags, comment
+  std::vector<std::string> columns;                           // id, inputs..., expect, accept, info..., tags, comment
   std::vector<std::pair<std::string, std::string>> tags;      // sorted by name
   std::vector<std::pair<std::string, std::string>> policies;  // sorted by name
-  uint64_t records = 0;  // declared count
+  uint64_t records = 0;                                       // declared count
 
   // Index of a column by name, or -1.
   int column(std::string_view name) const;
@@ -64,9 +64,9 @@ class SuiteReader {
   struct Totals {
     uint64_t records = 0;
     uint64_t text_bytes = 0;
-    std::string text_sha256;            // "" under TextHash::Skip
-    uint64_t compressed_bytes = 0;      // 0 for in-memory text
-    std::string compressed_sha256;      // "" for in-memory text
+    std::string text_sha256;        // "" under TextHash::Skip
+    uint64_t compressed_bytes = 0;  // 0 for in-memory text
+    std::string compressed_sha256;  // "" for in-memory text
   };
 
   // Whether the uncompressed text is hashed too: verify_corpus, lint and generate --check compare
@@ -81,7 +81,7 @@ class SuiteReader {
   // zstd's frame checksum is still checked: a manifest re-hashed over a damaged file must not pass
   // replay where lint refuses it.
   static Result<std::unique_ptr<SuiteReader>> from_verified(std::string compressed, std::string compressed_sha256,
-                                                           const std::string& path, TextHash text_hash);
+                                                            const std::string& path, TextHash text_hash);
   // Reads uncompressed text held in memory; `name` is used in errors.
   static Result<std::unique_ptr<SuiteReader>> from_text(std::string text, const std::string& name);
 
@@ -103,8 +103,8 @@ class SuiteReader {
   // open and from_verified: decompresses `compressed` (which hashes to `compressed_sha256`) and
   // reads the header, which must name the file.
   static Result<std::unique_ptr<SuiteReader>> from_compressed(std::string compressed, std::string compressed_sha256,
-                                                             const std::string& path, TextHash text_hash,
-                                                             FrameChecksum checksum);
+                                                              const std::string& path, TextHash text_hash,
+                                                              FrameChecksum checksum);
   // Checks and hashes the text, then reads the header.
   Status start(std::string text, bool hash_text);
   // The next line of the text.
@@ -125,15 +125,15 @@ class SuiteReader {
   void read_ahead();
 
   std::shared_ptr<const std::string> text_;
-  size_t pos_ = 0;  // where the next line starts
+  size_t pos_ = 0;                          // where the next line starts
   size_t unprintable_ = std::string::npos;  // the first byte other than printable ASCII and '\n'
   std::string name_;
   SuiteHeader header_;
   size_t line_no_ = 0;
   RecordSchema schema_;
-  std::string id_prefix_;  // "<suite>:"
+  std::string id_prefix_;     // "<suite>:"
   Sha256WithPrefix id_hash_;  // ids hash "<suite>\n" then the inputs
-  size_t accept_col_ = 0;   // expect is the one before; inputs are 1 .. accept_col_ - 2
+  size_t accept_col_ = 0;     // expect is the one before; inputs are 1 .. accept_col_ - 2
   std::string_view prev_id_;
   uint64_t prev_digits_ = 0;  // prev_id_'s hash bytes, which order the ids
   size_t prev_line_ = 0;

@@ -12,7 +12,6 @@
 namespace nc::corpus {
 namespace {
 
-
 // FORMAT.md "Operations": the storage layouts a layout suite may name, with the format they lay out.
 constexpr std::array<std::pair<std::string_view, std::string_view>, 1> kLayouts{{
     {"NVFP4", "blockscale-k16-m128x4-v1"},
@@ -40,10 +39,18 @@ bool hex_word(std::string_view s, int digits) {
   // Words of up to 8 digits (nearly every field) are checked in one 8-byte test, padded with '0'.
   uint64_t x = 0x3030303030303030u;
   switch (digits) {
-    case 8: std::memcpy(&x, s.data(), 8); return all_lower_hex8(x);
-    case 4: std::memcpy(&x, s.data(), 4); return all_lower_hex8(x);
-    case 2: std::memcpy(&x, s.data(), 2); return all_lower_hex8(x);
-    case 1: std::memcpy(&x, s.data(), 1); return all_lower_hex8(x);
+    case 8:
+      std::memcpy(&x, s.data(), 8);
+      return all_lower_hex8(x);
+    case 4:
+      std::memcpy(&x, s.data(), 4);
+      return all_lower_hex8(x);
+    case 2:
+      std::memcpy(&x, s.data(), 2);
+      return all_lower_hex8(x);
+    case 1:
+      std::memcpy(&x, s.data(), 1);
+      return all_lower_hex8(x);
     default:
       for (char c : s)
         if (!is_hex(c)) return false;
@@ -172,7 +179,8 @@ std::string bad(std::string_view column, std::string_view value, std::string_vie
 }
 
 std::string hex_what(int digits, std::string_view type) {
-  return std::to_string(digits) + " lowercase hex digit" + (digits == 1 ? "" : "s") + " (" + std::string(type) + " word)";
+  return std::to_string(digits) + " lowercase hex digit" + (digits == 1 ? "" : "s") + " (" + std::string(type) +
+         " word)";
 }
 
 // "column `C` has 3 items, shape 2x2 needs 4" (`items` may be "scales" or "codes").
@@ -197,16 +205,20 @@ int word_hex_digits(WordType w) { return int(info(w).hex_digits); }
 
 Result<RecordSchema> RecordSchema::compile(const SuiteHeader& h) {
   const std::string_view op_name = h.op_name();
-  const std::string_view selector = h.op.size() > op_name.size() ? std::string_view(h.op).substr(op_name.size() + 1) : "";
+  const std::string_view selector =
+      h.op.size() > op_name.size() ? std::string_view(h.op).substr(op_name.size() + 1) : "";
   const std::optional<Op> op = find_op(op_name);
   if (!op) return Error{"", 0, "", "unknown #op `" + h.op + "` (see vectors/FORMAT.md Operations)"};
   std::string columns;
   for (const std::string& c : h.columns) columns += (columns.empty() ? "" : " ") + c;
   if (const std::string want = op_columns_line(*op); columns != want)
-    return Error{"", 0, "", "#columns `" + columns + "` are not those of #op " + std::string(op_name) + " (`" + want + "`)"};
+    return Error{"", 0, "",
+                 "#columns `" + columns + "` are not those of #op " + std::string(op_name) + " (`" + want + "`)"};
   RecordSchema s;
   s.op_ = *op;
-  auto bad_selector = [&] { return Error{"", 0, "", "#op `" + h.op + "`: unknown selector (see vectors/FORMAT.md Operations)"}; };
+  auto bad_selector = [&] {
+    return Error{"", 0, "", "#op `" + h.op + "`: unknown selector (see vectors/FORMAT.md Operations)"};
+  };
   switch (*op) {
     case Op::Decode: {
       auto wt = find_word_type(selector);
@@ -235,8 +247,8 @@ Result<RecordSchema> RecordSchema::compile(const SuiteHeader& h) {
       break;
     case Op::Layout: {
       const size_t sp = selector.find(' ');
-      const std::pair<std::string_view, std::string_view> named{selector.substr(0, sp),
-                                                                sp == std::string_view::npos ? "" : selector.substr(sp + 1)};
+      const std::pair<std::string_view, std::string_view> named{
+          selector.substr(0, sp), sp == std::string_view::npos ? "" : selector.substr(sp + 1)};
       bool known = false;
       for (const auto& l : kLayouts) known = known || l == named;
       if (!known) return bad_selector();
@@ -302,7 +314,8 @@ std::string RecordSchema::check(const std::vector<std::string_view>& f) const {
       return {};
     case Op::Convert:
       if (!hex_word(f[1], 8)) return bad("src", f[1], hex_what(8, "FP32"));
-      if (!hex_word(f[2], word_digits_) && f[2] != "nan*") return bad("expect", f[2], hex_what(word_digits_, "destination"));
+      if (!hex_word(f[2], word_digits_) && f[2] != "nan*")
+        return bad("expect", f[2], hex_what(word_digits_, "destination"));
       if (!exact_value(f[4]) && f[4] != "-") return bad("exact", f[4], "an exact value or -");
       return {};
     case Op::Encode: {
@@ -312,7 +325,8 @@ std::string RecordSchema::check(const std::vector<std::string_view>& f) const {
       Shape sh;
       if (!shape(f[2], &sh) || !sh.elements) return bad("shape", f[2], "non-zero extents joined by x");
       uint64_t n;
-      if (!list(f[3], false, &n, word(src_digits))) return bad("src", f[3], "a comma list of " + hex_what(src_digits, type));
+      if (!list(f[3], false, &n, word(src_digits)))
+        return bad("src", f[3], "a comma list of " + hex_what(src_digits, type));
       if (n != sh.elements) return count_mismatch("src", "items", n, sh.elements, f[2]);
       const uint64_t groups = sh.rows * ((sh.k + group_ - 1) / group_);
       const std::string_view e = f[4];
@@ -337,7 +351,8 @@ std::string RecordSchema::check(const std::vector<std::string_view>& f) const {
         }
         return true;
       };
-      if (f[6] != "-" && !list(f[6], false, &nt, group_trace)) return bad("trace", f[6], "a comma list of amax.raw.scale.inv groups");
+      if (f[6] != "-" && !list(f[6], false, &nt, group_trace))
+        return bad("trace", f[6], "a comma list of amax.raw.scale.inv groups");
       if (f[7] != "-") {
         uint64_t nn;
         if (!list(f[7], false, &nn, step(8))) return bad("norm", f[7], "a comma list of binary32 words or -");
@@ -362,12 +377,15 @@ std::string RecordSchema::check(const std::vector<std::string_view>& f) const {
       Shape sh;
       if (!shape(f[1], &sh)) return bad("shape", f[1], "extents joined by x");
       uint64_t ncodes, nscales;
-      if (!list(f[2], true, &ncodes, word(word_digits_))) return bad("codes", f[2], "a comma list of " + hex_what(word_digits_, "code"));
-      if (!list(f[3], true, &nscales, word(scale_digits_))) return bad("scales", f[3], "a comma list of " + hex_what(scale_digits_, "scale"));
+      if (!list(f[2], true, &ncodes, word(word_digits_)))
+        return bad("codes", f[2], "a comma list of " + hex_what(word_digits_, "code"));
+      if (!list(f[3], true, &nscales, word(scale_digits_)))
+        return bad("scales", f[3], "a comma list of " + hex_what(scale_digits_, "scale"));
       if (f[4] != "-" && !hex_word(f[4], 8)) return bad("divisor", f[4], hex_what(8, "FP32 divisor") + " or -");
       const std::string_view e = f[5];
       const bool located_rejection = rejection(e, true);
-      if (op_ == Op::ValidateTensor && e != "valid" && !located_rejection) return bad("expect", e, "`valid` or !rule@where");
+      if (op_ == Op::ValidateTensor && e != "valid" && !located_rejection)
+        return bad("expect", e, "`valid` or !rule@where");
       uint64_t nout = 0;
       if (op_ == Op::Dequantize && !located_rejection && !list(e, false, &nout, word(8)))
         return bad("expect", e, "a comma list of binary32 words or !rule@where");
@@ -377,7 +395,8 @@ std::string RecordSchema::check(const std::vector<std::string_view>& f) const {
       const uint64_t scales = group_ ? sh.rows * ((sh.k + group_ - 1) / group_) : sh.rows;
       if (ncodes != sh.elements) return count_mismatch("codes", "items", ncodes, sh.elements, f[1]);
       if (nscales != scales) return count_mismatch("scales", "items", nscales, scales, f[1]);
-      if ((f[4] != "-") != has_divisor_) return bad("divisor", f[4], has_divisor_ ? "present (NVFP4 has one)" : "`-` (this format has no divisor)");
+      if ((f[4] != "-") != has_divisor_)
+        return bad("divisor", f[4], has_divisor_ ? "present (NVFP4 has one)" : "`-` (this format has no divisor)");
       if (op_ == Op::Dequantize && !located_rejection && nout != sh.elements)
         return count_mismatch("expect", "items", nout, sh.elements, f[1]);
       return {};

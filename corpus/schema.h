@@ -33,8 +33,8 @@ class RecordSchema {
 
  private:
   Op op_ = Op::Decode;
-  int word_digits_ = 0;    // decode/validate word, convert destination, tensor code words
-  int scale_digits_ = 0;   // reconstruct / tensor scale words, encode scales
+  int word_digits_ = 0;        // decode/validate word, convert destination, tensor code words
+  int scale_digits_ = 0;       // reconstruct / tensor scale words, encode scales
   bool float_result_ = false;  // decode: binary32 result (else a signed decimal)
   bool has_divisor_ = false;   // NVFP4
   uint32_t group_ = 0;         // elements per scale along K; 0 = one scale per row

@@ -45,16 +45,13 @@ Sha256::Sha256() : impl_(std::make_unique<Impl>()) {
     throw std::runtime_error("OpenSSL SHA-256 initialisation failed");
 }
 
-
 Sha256::~Sha256() {
   if (impl_) EVP_MD_CTX_free(impl_->ctx);
 }
 Sha256::Sha256(Sha256&&) noexcept = default;
 Sha256& Sha256::operator=(Sha256&&) noexcept = default;
 
-void Sha256::update(std::string_view bytes) {
-  EVP_DigestUpdate(impl_->ctx, bytes.data(), bytes.size());
-}
+void Sha256::update(std::string_view bytes) { EVP_DigestUpdate(impl_->ctx, bytes.data(), bytes.size()); }
 
 std::string Sha256::hex_digest() {
   unsigned char digest[EVP_MAX_MD_SIZE];
@@ -107,7 +104,8 @@ constexpr uint32_t rotr(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); 
 void compress_portable(uint32_t h[8], const unsigned char* block) {
   uint32_t w[64];
   for (int i = 0; i < 16; ++i)
-    w[i] = uint32_t(block[4 * i]) << 24 | uint32_t(block[4 * i + 1]) << 16 | uint32_t(block[4 * i + 2]) << 8 | block[4 * i + 3];
+    w[i] = uint32_t(block[4 * i]) << 24 | uint32_t(block[4 * i + 1]) << 16 | uint32_t(block[4 * i + 2]) << 8 |
+           block[4 * i + 3];
   for (int i = 16; i < 64; ++i) {
     uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
     uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
@@ -127,13 +125,14 @@ void compress_portable(uint32_t h[8], const unsigned char* block) {
 // halves, four rounds per step, the message schedule by sha256msg1/msg2. A block's 64 rounds are
 // one chain of dependent instructions; N chains interleaved keep the SHA unit busy in their gaps.
 template <int N>
-__attribute__((target("sha,sse4.1"))) void compress_sha_ni_lanes(uint32_t* const* h, const unsigned char* const* block) {
+__attribute__((target("sha,sse4.1"))) void compress_sha_ni_lanes(uint32_t* const* h,
+                                                                 const unsigned char* const* block) {
   const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
   __m128i state0[N], state1[N], save0[N], save1[N], m[N][4];
   for (int n = 0; n < N; ++n) {
     const __m128i cdab = _mm_shuffle_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(h[n])), 0xB1);
     const __m128i efgh = _mm_shuffle_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(h[n] + 4)), 0x1B);
-    save0[n] = state0[n] = _mm_alignr_epi8(cdab, efgh, 8);  // ABEF
+    save0[n] = state0[n] = _mm_alignr_epi8(cdab, efgh, 8);     // ABEF
     save1[n] = state1[n] = _mm_blend_epi16(efgh, cdab, 0xF0);  // CDGH
     for (int i = 0; i < 4; ++i)
       m[n][i] = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(block[n] + 16 * i)), bswap);
@@ -159,7 +158,7 @@ __attribute__((target("sha,sse4.1"))) void compress_sha_ni_lanes(uint32_t* const
   for (int n = 0; n < N; ++n) {
     const __m128i feba = _mm_shuffle_epi32(_mm_add_epi32(state0[n], save0[n]), 0x1B);
     const __m128i dchg = _mm_shuffle_epi32(_mm_add_epi32(state1[n], save1[n]), 0xB1);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(h[n]), _mm_blend_epi16(feba, dchg, 0xF0));     // DCBA
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(h[n]), _mm_blend_epi16(feba, dchg, 0xF0));   // DCBA
     _mm_storeu_si128(reinterpret_cast<__m128i*>(h[n] + 4), _mm_alignr_epi8(dchg, feba, 8));  // HGFE
   }
 }

@@ -43,7 +43,7 @@ class Sha256WithPrefix {
  private:
   void (*compress_)(uint32_t*, const unsigned char*);
   void (*compress4_)(uint32_t* const*, const unsigned char* const*) = nullptr;  // four blocks at once
-  uint32_t state_[8];             // after the prefix's whole blocks
+  uint32_t state_[8];                                                           // after the prefix's whole blocks
   alignas(16) unsigned char pending_[64];  // the prefix's remaining bytes, then zeros
   size_t pending_bytes_ = 0;
   uint64_t prefix_bytes_ = 0;

@@ -41,18 +41,36 @@ bool nonfinite_word(std::string_view src_type, uint64_t w) {
 
 // Encode tags that claim a wrong reading of spec 7's steps changes the result: on a record that
 // fails as non-finite every reading fails alike, so the claim cannot hold.
-const std::set<std::string_view> kEncodeReadingTags{
-    "amax-abs", "bf16-scale", "binary64", "clamp", "double-rounding", "qmax-denominator", "qmin",
-    "recip-vs-div", "rescue", "tie", "tie-even", "w8-no-m128", "f64-tie", "f64-carry", "f64-underflow", "subnormal-source",
-    "subnormal-scale", "zero", "neg-zero", "f16-tie", "near-f16-tie", "overflow-edge"};
+const std::set<std::string_view> kEncodeReadingTags{"amax-abs",
+                                                    "bf16-scale",
+                                                    "binary64",
+                                                    "clamp",
+                                                    "double-rounding",
+                                                    "qmax-denominator",
+                                                    "qmin",
+                                                    "recip-vs-div",
+                                                    "rescue",
+                                                    "tie",
+                                                    "tie-even",
+                                                    "w8-no-m128",
+                                                    "f64-tie",
+                                                    "f64-carry",
+                                                    "f64-underflow",
+                                                    "subnormal-source",
+                                                    "subnormal-scale",
+                                                    "zero",
+                                                    "neg-zero",
+                                                    "f16-tie",
+                                                    "near-f16-tie",
+                                                    "overflow-edge"};
 
 // Encode tags about a group that encodes, or about choosing codes once a scale exists: on a record
 // that fails scale-overflow (the failure does not depend on them) they cannot change the result.
 // The scale readings (qmax-denominator, binary64, bf16-scale, double-rounding, amax-abs) may turn
 // that failure into a success, so they may stand there.
 const std::set<std::string_view> kAfterScaleTags{
-    "clamp", "qmin", "recip-vs-div", "rescue", "tie", "tie-even", "w8-no-m128", "zero", "neg-zero",
-    "subnormal-scale", "f16-tie", "near-f16-tie", "overflow-edge"};
+    "clamp", "qmin",     "recip-vs-div",    "rescue",  "tie",          "tie-even",     "w8-no-m128",
+    "zero",  "neg-zero", "subnormal-scale", "f16-tie", "near-f16-tie", "overflow-edge"};
 
 }  // namespace
 
@@ -73,8 +91,7 @@ std::vector<Error> check_tag_truth(const SuiteFile& f, const std::string& path) 
         uint64_t src = 0, dst = 0;
         if (!hex_u64(r.fields[size_t(src_col)], &src)) continue;
         const bool src_nonfinite = ((src >> 23) & 0xff) == 0xff;
-        if (tag == "overflow" && src_nonfinite)
-          bad(r, tag, "the source is not finite, so nothing overflows");
+        if (tag == "overflow" && src_nonfinite) bad(r, tag, "the source is not finite, so nothing overflows");
         // underflow: the source rounds to zero or to the smallest subnormal (word 1 of every
         // destination, sign aside); a source that becomes the smallest normal has not underflowed.
         if (tag == "underflow") {
@@ -114,7 +131,8 @@ std::vector<Error> check_tag_truth(const SuiteFile& f, const std::string& path) 
       } else if (op == "reconstruct") {
         if ((tag == "illegal" || tag == "zero-scale-pair") && (expect.empty() || expect[0] != '!'))
           bad(r, tag, "the record is not a refusal");
-        if (tag == "zero-scale-pair" && expect != "!zero-scale-codes") bad(r, tag, "the refusal is not zero-scale-codes");
+        if (tag == "zero-scale-pair" && expect != "!zero-scale-codes")
+          bad(r, tag, "the refusal is not zero-scale-codes");
         if (tag == "negative-zero" && expect != "80000000") bad(r, tag, "the result is not -0");
       } else if (op == "dequantize") {
         if (tag == "subnormal-result") {

@@ -27,7 +27,8 @@ void RenderedSuite::compress() {
 }
 
 ManifestEntry RenderedSuite::entry() const {
-  return ManifestEntry{name, name + ".vec.zst", records, compressed.size(), text.size(), sha256_hex(compressed), sha256_hex(text)};
+  return ManifestEntry{name,        name + ".vec.zst",      records,         compressed.size(),
+                       text.size(), sha256_hex(compressed), sha256_hex(text)};
 }
 
 namespace {
@@ -60,7 +61,9 @@ Result<RenderedSuite> render_suite(SuiteHeader h, std::vector<std::vector<std::s
   t += "#records " + std::to_string(h.records) + "\n";
   for (const auto& r : records) {
     if (r.size() != h.columns.size())
-      return Error{h.suite, 0, r.empty() ? "" : r.front(), "record has " + std::to_string(r.size()) + " fields, the suite has " + std::to_string(h.columns.size()) + " columns"};
+      return Error{h.suite, 0, r.empty() ? "" : r.front(),
+                   "record has " + std::to_string(r.size()) + " fields, the suite has " +
+                       std::to_string(h.columns.size()) + " columns"};
     for (const auto& f : r)
       if (f.find('\n') != std::string::npos) return Error{h.suite, 0, r.front(), "field contains a newline"};
     t += join(r, ' ');
@@ -156,7 +159,8 @@ Status write_synced(const std::string& path, const std::string& bytes) {
     ::close(fd);
     return Error{path, 0, "", "write failed: " + why};
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) return Error{path, 0, "", std::string("fsync/close failed: ") + std::strerror(errno)};
+  if (::fsync(fd) != 0 || ::close(fd) != 0)
+    return Error{path, 0, "", std::string("fsync/close failed: ") + std::strerror(errno)};
   return std::nullopt;
 }
 
@@ -196,7 +200,9 @@ class CorpusLock {
     if (fd_ < 0) return Error{lock_file.string(), 0, "", std::string("cannot open: ") + std::strerror(errno)};
     if (::flock(fd_, LOCK_EX | LOCK_NB) == 0) return std::nullopt;
     if (errno == EWOULDBLOCK)
-      return Error{corpus.string(), 0, "", "another process is writing this corpus (it holds " + lock_file.string() + "); nothing was changed, run again when it has finished"};
+      return Error{corpus.string(), 0, "",
+                   "another process is writing this corpus (it holds " + lock_file.string() +
+                       "); nothing was changed, run again when it has finished"};
     return Error{lock_file.string(), 0, "", std::string("cannot lock: ") + std::strerror(errno)};
   }
 
@@ -206,7 +212,8 @@ class CorpusLock {
 
 }  // namespace
 
-Status write_corpus(const std::string& dir, const std::vector<RenderedSuite>& suites, Manifest manifest, bool drop_unlisted) {
+Status write_corpus(const std::string& dir, const std::vector<RenderedSuite>& suites, Manifest manifest,
+                    bool drop_unlisted) {
   for (const auto& s : suites)
     if (s.compressed.empty()) return Error{s.name, 0, "", "internal: suite written before compress()"};
   std::error_code ec;
@@ -231,7 +238,8 @@ Status write_corpus(const std::string& dir, const std::vector<RenderedSuite>& su
   for (const auto& de : fs::directory_iterator(parent, ec))
     if (de.path().filename().string().starts_with(prefix)) fs::remove_all(de.path(), ec);
   const fs::path staging = parent / (prefix + std::to_string(::getpid()));
-  if (!fs::create_directory(staging, ec)) return Error{staging.string(), 0, "", "cannot create directory: " + ec.message()};
+  if (!fs::create_directory(staging, ec))
+    return Error{staging.string(), 0, "", "cannot create directory: " + ec.message()};
   auto fail = [&](Error e) {
     std::error_code ignore;
     fs::remove_all(staging, ignore);
@@ -283,7 +291,9 @@ Status write_corpus(const std::string& dir, const std::vector<RenderedSuite>& su
   step("staged");
   if (exists) {
     if (::renameat2(AT_FDCWD, staging.c_str(), AT_FDCWD, target.c_str(), RENAME_EXCHANGE) != 0)
-      return fail(Error{target.string(), 0, "", std::string("cannot swap in the new corpus (atomic exchange): ") + std::strerror(errno) + "; nothing was changed"});
+      return fail(Error{target.string(), 0, "",
+                        std::string("cannot swap in the new corpus (atomic exchange): ") + std::strerror(errno) +
+                            "; nothing was changed"});
     step("exchanged");
     // What another process wrote into the folder while this run copied and staged (a file created
     // or rewritten after the copy) is in the old folder, now at `staging`: each entry that is not
@@ -297,10 +307,12 @@ Status write_corpus(const std::string& dir, const std::vector<RenderedSuite>& su
       const fs::path was = staging / name, now = target / name;
       std::error_code xec;
       const bool copied = fs::exists(fs::symlink_status(now, xec));
-      const int rc = ::renameat2(AT_FDCWD, was.c_str(), AT_FDCWD, now.c_str(), copied ? RENAME_EXCHANGE : RENAME_NOREPLACE);
+      const int rc =
+          ::renameat2(AT_FDCWD, was.c_str(), AT_FDCWD, now.c_str(), copied ? RENAME_EXCHANGE : RENAME_NOREPLACE);
       if (rc != 0)
-        return Error{now.string(), 0, "", std::string("cannot keep a file written during the run: ") + std::strerror(errno) +
-                                              " (the old corpus, with it, is in " + staging.string() + ")"};
+        return Error{now.string(), 0, "",
+                     std::string("cannot keep a file written during the run: ") + std::strerror(errno) +
+                         " (the old corpus, with it, is in " + staging.string() + ")"};
     }
     if (ec) return Error{staging.string(), 0, "", "cannot list: " + ec.message() + " (the old corpus is kept there)"};
     fs::remove_all(staging, ec);  // now the old corpus, less what was kept

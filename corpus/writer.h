@@ -38,9 +38,9 @@ Status write_file_atomic(const std::string& path, const std::string& bytes);
 // corpus is assembled (files kept from the old one, new suites, manifest; all fsynced) in a
 // staging directory beside `dir`, then swapped in with one atomic exchange (renameat2). One writer
 // per corpus at a time: a second one, while the first holds the lock file `.<dir name>.lock`
-// beside `dir`, is refused and changes nothing. `manifest.suites` is replaced by the entries of `suites` merged with any
-// entries already in it for suites not being written; with `drop_unlisted`, *.vec.zst files of
-// the old corpus that are not being written are left out (a full regeneration).
+// beside `dir`, is refused and changes nothing. `manifest.suites` is replaced by the entries of `suites` merged with
+// any entries already in it for suites not being written; with `drop_unlisted`, *.vec.zst files of the old corpus that
+// are not being written are left out (a full regeneration).
 Status write_corpus(const std::string& dir, const std::vector<RenderedSuite>& suites, Manifest manifest,
                     bool drop_unlisted = false);
 

@@ -14,7 +14,6 @@
 #include <stdexcept>
 #include <vector>
 
-
 namespace nc::corpus {
 
 std::string zstd_compress(std::string_view text) {
@@ -67,8 +66,8 @@ Result<std::string> zstd_decompress(std::string_view compressed, const std::stri
                                     uint64_t max_bytes) {
   if (compressed.empty()) return Error{name, 0, "", "empty file: no zstd frame"};
   auto too_long = [&](const std::string& what) {
-    return Error{name, 0, "", what + ", more than the " + std::to_string(max_bytes) +
-                                  " bytes of text a suite file may hold"};
+    return Error{name, 0, "",
+                 what + ", more than the " + std::to_string(max_bytes) + " bytes of text a suite file may hold"};
   };
   ZSTD_DCtx* dctx = ZSTD_createDCtx();
   if (dctx == nullptr) throw std::runtime_error("ZSTD_createDCtx failed");
@@ -118,7 +117,8 @@ Result<std::string> read_file(const std::string& path, uint64_t max_bytes) {
   }
   if (uint64_t(st.st_size) > max_bytes) {
     close(fd);
-    return Error{path, 0, "", std::to_string(st.st_size) + " bytes, more than the " + std::to_string(max_bytes) + " it may have"};
+    return Error{path, 0, "",
+                 std::to_string(st.st_size) + " bytes, more than the " + std::to_string(max_bytes) + " it may have"};
   }
   std::FILE* f = fdopen(fd, "rb");
   if (f == nullptr) {
@@ -138,7 +138,8 @@ Result<std::string> read_file(const std::string& path, uint64_t max_bytes) {
   const bool failed = std::ferror(f) != 0;
   std::fclose(f);
   if (failed) return Error{path, 0, "", "read error"};
-  if (bytes.size() > max_bytes) return Error{path, 0, "", "grew past the " + std::to_string(max_bytes) + " bytes it may have"};
+  if (bytes.size() > max_bytes)
+    return Error{path, 0, "", "grew past the " + std::to_string(max_bytes) + " bytes it may have"};
   return bytes;
 }
 

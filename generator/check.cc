@@ -40,7 +40,8 @@ std::vector<Error> check_corpus(const std::string& dir, const std::vector<corpus
     std::string path = (std::filesystem::path(dir) / (s.name + ".vec.zst")).string();
     const corpus::ManifestEntry* e = manifest->find(s.name);
     if (!e) {
-      errors.push_back({path, 0, "", "generated suite is not in the committed manifest (run `ninfer-conform generate`)"});
+      errors.push_back(
+          {path, 0, "", "generated suite is not in the committed manifest (run `ninfer-conform generate`)"});
       continue;
     }
     // Uncompressed text only: compressed bytes may differ between zstd versions.
@@ -56,13 +57,17 @@ std::vector<Error> check_corpus(const std::string& dir, const std::vector<corpus
     size_t line = corpus::first_differing_line(old_text, s.text);
     std::string id = id_on_line(s.text, line);
     if (id.empty()) id = id_on_line(old_text, line);
-    errors.push_back({path, line, id, "differs from the regenerated suite (committed " + std::to_string(e->records) + " records, regenerated " + std::to_string(s.records) + ")"});
+    errors.push_back({path, line, id,
+                      "differs from the regenerated suite (committed " + std::to_string(e->records) +
+                          " records, regenerated " + std::to_string(s.records) + ")"});
   }
   if (all) {
     for (const auto& e : manifest->suites) {
       bool found = false;
       for (const auto& s : fresh) found = found || s.name == e.suite;
-      if (!found) errors.push_back({(std::filesystem::path(dir) / e.file).string(), 0, "", "committed suite is no longer generated"});
+      if (!found)
+        errors.push_back(
+            {(std::filesystem::path(dir) / e.file).string(), 0, "", "committed suite is no longer generated"});
     }
   }
   return errors;

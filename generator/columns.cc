@@ -30,7 +30,8 @@ std::vector<std::string> words(std::string_view s) {
 }  // namespace
 
 corpus::Result<OpColumns> op_columns(const std::string& op) {
-  if (auto o = find_op(std::string_view(op).substr(0, op.find(' ')))) return OpColumns{words(info(*o).inputs), words(info(*o).info)};
+  if (auto o = find_op(std::string_view(op).substr(0, op.find(' '))))
+    return OpColumns{words(info(*o).inputs), words(info(*o).info)};
   return corpus::Error{"", 0, "", "unknown #op `" + op + "` (see vectors/FORMAT.md Operations)"};
 }
 

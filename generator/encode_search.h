@@ -37,9 +37,9 @@ uint64_t word_of(double d);
 // with ties to even. Returns the positive binary16 word; 0x7c00 on overflow. The one rounding
 // choke point for binary16 in the search.
 uint16_t round_to_f16(uint64_t mant, int exp2, bool sticky);
-uint16_t f16_of_f32(uint32_t w);   // |w| rounded, w finite
-uint16_t f16_of_f64(double d);     // |d| rounded, d finite
-uint32_t f32_of_f16(uint16_t h);   // exact expansion (any word)
+uint16_t f16_of_f32(uint32_t w);      // |w| rounded, w finite
+uint16_t f16_of_f64(double d);        // |d| rounded, d finite
+uint32_t f32_of_f16(uint16_t h);      // exact expansion (any word)
 uint32_t bf16_round_f32(uint32_t w);  // w rounded (RNE) to bfloat16 precision, as a binary32 word
 // round_f16(amax / q) of the exact ratio, once (no binary32 step). amax is a finite binary32 word.
 uint16_t f16_of_exact_ratio(uint32_t amax, int32_t q);

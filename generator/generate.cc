@@ -52,7 +52,10 @@ Result<RenderedSuite> build_suite(const SuiteRegistration& reg) {
   records.reserve(cases.size());
   for (Case& c : cases) {
     if (c.inputs.size() != cols->inputs.size() || c.info.size() != cols->info.size())
-      return Error{info.name, 0, corpus::case_id(info.name, c.inputs), "case has " + std::to_string(c.inputs.size()) + " inputs and " + std::to_string(c.info.size()) + " info fields, op `" + info.op + "` needs " + std::to_string(cols->inputs.size()) + " and " + std::to_string(cols->info.size())};
+      return Error{info.name, 0, corpus::case_id(info.name, c.inputs),
+                   "case has " + std::to_string(c.inputs.size()) + " inputs and " + std::to_string(c.info.size()) +
+                       " info fields, op `" + info.op + "` needs " + std::to_string(cols->inputs.size()) + " and " +
+                       std::to_string(cols->info.size())};
     std::vector<std::string> f;
     f.reserve(cols->inputs.size() + cols->info.size() + 5);
     f.push_back(corpus::case_id(info.name, c.inputs));

@@ -17,19 +17,19 @@ namespace nc::gen {
 // from (suite, inputs) by corpus/, never chosen here.
 struct Case {
   std::vector<std::string> inputs;
-  std::string expect;                // value, "!rule", or "nan*"
-  std::vector<std::string> accept;   // policy names, each declared in SuiteInfo::policies
-  std::vector<std::string> info;     // op-specific info columns (value class, exact, trace, norm)
-  std::vector<std::string> tags;     // each declared in SuiteInfo::tags
-  std::string comment;               // one line, what this case tests
+  std::string expect;               // value, "!rule", or "nan*"
+  std::vector<std::string> accept;  // policy names, each declared in SuiteInfo::policies
+  std::vector<std::string> info;    // op-specific info columns (value class, exact, trace, norm)
+  std::vector<std::string> tags;    // each declared in SuiteInfo::tags
+  std::string comment;              // one line, what this case tests
 };
 
 struct SuiteInfo {
-  std::string name;                          // file stem: vectors/<name>.vec.zst
-  std::string op;                            // "#op" line, e.g. "decode E4M3FN"
-  std::string about;                         // one line
-  std::string spec;                          // spec sections, e.g. "3.3"
-  std::map<std::string, std::string> tags;   // tag -> the bug it targets
+  std::string name;                         // file stem: vectors/<name>.vec.zst
+  std::string op;                           // "#op" line, e.g. "decode E4M3FN"
+  std::string about;                        // one line
+  std::string spec;                         // spec sections, e.g. "3.3"
+  std::map<std::string, std::string> tags;  // tag -> the bug it targets
   std::map<std::string, std::string> policies;
 };
 
@@ -69,5 +69,4 @@ const std::vector<SuiteRegistration>& registered_suites();
 #define NC_SUITE_CONCAT(a, b) NC_SUITE_CONCAT_INNER(a, b)
 // Usage: NC_SUITE(describe_fn, build_fn); in a generator/suites/*.cc file (linked as objects).
 #define NC_SUITE(describe, build) \
-  static const bool NC_SUITE_CONCAT(nc_suite_registered_, __LINE__) = \
-      ::nc::gen::register_suite({describe, build})
+  static const bool NC_SUITE_CONCAT(nc_suite_registered_, __LINE__) = ::nc::gen::register_suite({describe, build})

@@ -35,8 +35,12 @@ __global__ void convert_kernel(nc_recipe recipe, const uint32_t* src, uint32_t n
     const float x = __uint_as_float(src[i]);
     uint32_t r = 0;
     switch (recipe) {
-      case NC_RECIPE_F32_TO_BF16_RNE: r = __bfloat16_as_ushort(__float2bfloat16_rn(x)); break;
-      case NC_RECIPE_F32_TO_F16_RNE: r = __half_as_ushort(__float2half_rn(x)); break;
+      case NC_RECIPE_F32_TO_BF16_RNE:
+        r = __bfloat16_as_ushort(__float2bfloat16_rn(x));
+        break;
+      case NC_RECIPE_F32_TO_F16_RNE:
+        r = __half_as_ushort(__float2half_rn(x));
+        break;
       default:
         r = isnan(x) ? 0x7fu | ((src[i] >> 31) << 7) : f32_to_e4m3fn_satfinite_hw(x);
         break;
@@ -54,8 +58,7 @@ int launch_convert(nc_recipe recipe, const uint32_t* src, size_t n, uint32_t* ou
   for (uint64_t b = 0; b < batch_count(n); ++b) {
     const Batch bt = batch_at(n, b);
     const Grid g = grid_for(bt.count);
-    convert_kernel<<<g.blocks, g.threads>>>(recipe, src + bt.begin, static_cast<uint32_t>(bt.count),
-                                            out + bt.begin);
+    convert_kernel<<<g.blocks, g.threads>>>(recipe, src + bt.begin, static_cast<uint32_t>(bt.count), out + bt.begin);
   }
   return NC_OK;
 }

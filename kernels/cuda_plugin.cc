@@ -71,27 +71,25 @@ class DeviceArray {
 class GuardedOutput {
  public:
   virtual ~GuardedOutput() = default;
-  virtual bool fill(int poison) = 0;   // upload sentinels + poison
-  virtual bool fetch() = 0;            // copy the whole guarded region back
+  virtual bool fill(int poison) = 0;                            // upload sentinels + poison
+  virtual bool fetch() = 0;                                     // copy the whole guarded region back
   virtual std::string check(int run, bool want_unwritten) = 0;  // "" when clean
   virtual bool has_suspects() const = 0;
-  virtual void deliver() = 0;          // payload -> caller's host array
+  virtual void deliver() = 0;  // payload -> caller's host array
 };
 
 template <typename T>
 class Guarded final : public GuardedOutput {
  public:
-  Guarded(const char* what, T* host_out, size_t n)
-      : what_(what), out_(host_out), n_(n), dev_(n + 2 * kGuardWords) {}
+  Guarded(const char* what, T* host_out, size_t n) : what_(what), out_(host_out), n_(n), dev_(n + 2 * kGuardWords) {}
   T* payload() const { return dev_.get() + kGuardWords; }
   bool fill(int poison) override {
     host_ = make_guarded<T>(n_, poison_word<T>(poison));
-    return dev_.ok() && cudaMemcpy(dev_.get(), host_.data(), host_.size() * sizeof(T),
-                                   cudaMemcpyHostToDevice) == cudaSuccess;
+    return dev_.ok() &&
+           cudaMemcpy(dev_.get(), host_.data(), host_.size() * sizeof(T), cudaMemcpyHostToDevice) == cudaSuccess;
   }
   bool fetch() override {
-    return cudaMemcpy(host_.data(), dev_.get(), host_.size() * sizeof(T),
-                      cudaMemcpyDeviceToHost) == cudaSuccess;
+    return cudaMemcpy(host_.data(), dev_.get(), host_.size() * sizeof(T), cudaMemcpyDeviceToHost) == cudaSuccess;
   }
   std::string check(int run, bool want_unwritten) override {
     const GuardReport r = check_guarded<T>(host_, n_, poison_word<T>(run));
@@ -129,8 +127,8 @@ int finish_launch(const char* what) {
 // Launch with poison 0; if an output that must be fully written still holds poison somewhere,
 // launch again with poison 1 and report the elements that held the poison both times.
 // must_write_all is asked after the first launch (the encoder's outputs are unspecified on failure).
-int guarded_call(const char* what, std::initializer_list<GuardedOutput*> outs,
-                 const std::function<int()>& launch, const std::function<bool()>& must_write_all) {
+int guarded_call(const char* what, std::initializer_list<GuardedOutput*> outs, const std::function<int()>& launch,
+                 const std::function<bool()>& must_write_all) {
   std::string msg;
   for (int run = 0; run < 2; ++run) {
     for (auto* o : outs)
@@ -158,13 +156,13 @@ int nc_decode(nc_word_type wt, const uint32_t* words, size_t n, uint32_t* out, u
   DeviceArray<uint32_t> in(words, n);
   Guarded<uint32_t> g_out("decode out", out, n);
   Guarded<uint8_t> g_valid("decode valid", valid, n);
-  return guarded_call("decode", {&g_out, &g_valid},
-                      [&] { return launch_decode(wt, in.get(), n, g_out.payload(), g_valid.payload()); },
-                      [] { return true; });
+  return guarded_call(
+      "decode", {&g_out, &g_valid}, [&] { return launch_decode(wt, in.get(), n, g_out.payload(), g_valid.payload()); },
+      [] { return true; });
 }
 
-int nc_reconstruct(nc_format fmt, const uint32_t* code, const uint32_t* scale,
-                   const uint32_t* divisor, size_t n, uint32_t* out) {
+int nc_reconstruct(nc_format fmt, const uint32_t* code, const uint32_t* scale, const uint32_t* divisor, size_t n,
+                   uint32_t* out) {
   if (!device_available()) return NC_EUNSUPPORTED;
   if (n == 0) return NC_OK;
   if (scale && fmt > NC_FORMAT_I32 && fmt <= NC_FORMAT_FP8_E4M3FN_ROW_BF16S)
@@ -172,12 +170,13 @@ int nc_reconstruct(nc_format fmt, const uint32_t* code, const uint32_t* scale,
       if (!reconstructible(fmt, code[i], scale[i])) return NC_EINVALID;
   DeviceArray<uint32_t> c(code, n), s(scale, scale ? n : 0), d(divisor, divisor ? n : 0);
   Guarded<uint32_t> g_out("reconstruct out", out, n);
-  return guarded_call("reconstruct", {&g_out},
-                      [&] {
-                        return launch_reconstruct(fmt, c.get(), scale ? s.get() : nullptr,
-                                                  divisor ? d.get() : nullptr, n, g_out.payload());
-                      },
-                      [] { return true; });
+  return guarded_call(
+      "reconstruct", {&g_out},
+      [&] {
+        return launch_reconstruct(fmt, c.get(), scale ? s.get() : nullptr, divisor ? d.get() : nullptr, n,
+                                  g_out.payload());
+      },
+      [] { return true; });
 }
 
 int nc_convert(nc_recipe recipe, const uint32_t* src, size_t n, uint32_t* out) {
@@ -185,13 +184,12 @@ int nc_convert(nc_recipe recipe, const uint32_t* src, size_t n, uint32_t* out) {
   if (n == 0) return NC_OK;
   DeviceArray<uint32_t> in(src, n);
   Guarded<uint32_t> g_out("convert out", out, n);
-  return guarded_call("convert", {&g_out},
-                      [&] { return launch_convert(recipe, in.get(), n, g_out.payload()); },
-                      [] { return true; });
+  return guarded_call(
+      "convert", {&g_out}, [&] { return launch_convert(recipe, in.get(), n, g_out.payload()); }, [] { return true; });
 }
 
-int nc_encode(nc_format fmt, nc_source_type src_type, const uint64_t* src, size_t rows, size_t k,
-              uint32_t* scales, int32_t* codes, uint32_t* /*trace: not reported*/, int32_t* outcome) {
+int nc_encode(nc_format fmt, nc_source_type src_type, const uint64_t* src, size_t rows, size_t k, uint32_t* scales,
+              int32_t* codes, uint32_t* /*trace: not reported*/, int32_t* outcome) {
   if (!device_available()) return NC_EUNSUPPORTED;
   const uint32_t group = fmt == NC_FORMAT_W8G32_F16S ? 32 : 64;
   if (rows == 0 || k == 0) return NC_EINVALID;
@@ -205,23 +203,21 @@ int nc_encode(nc_format fmt, nc_source_type src_type, const uint64_t* src, size_
       "encode", {&g_scales, &g_codes},
       [&] {
         if (cudaMemset(flags.get(), 0, sizeof(uint32_t)) != cudaSuccess) return kStatusKernelFault;
-        return launch_encode(fmt, src_type, in.get(), rows, k, g_scales.payload(), g_codes.payload(),
-                             flags.get());
+        return launch_encode(fmt, src_type, in.get(), rows, k, g_scales.payload(), g_codes.payload(), flags.get());
       },
       [&] {
         cudaMemcpy(&host_flags, flags.get(), sizeof host_flags, cudaMemcpyDeviceToHost);
         return host_flags == 0;
       });
   if (st != NC_OK) return st;
-  *outcome = (host_flags & kEncodeFlagNonfinite)        ? NC_ENCODE_FAIL_NONFINITE
+  *outcome = (host_flags & kEncodeFlagNonfinite)       ? NC_ENCODE_FAIL_NONFINITE
              : (host_flags & kEncodeFlagScaleOverflow) ? NC_ENCODE_FAIL_SCALE_OVERFLOW
-                                                        : NC_ENCODE_OK;
+                                                       : NC_ENCODE_OK;
   return NC_OK;
 }
 
-int nc_dequantize(nc_format fmt, size_t rank, const uint64_t* shape, const uint32_t* codes,
-                  size_t n_codes, const uint32_t* scales, size_t n_scales, const uint32_t* divisor,
-                  uint32_t* out) {
+int nc_dequantize(nc_format fmt, size_t rank, const uint64_t* shape, const uint32_t* codes, size_t n_codes,
+                  const uint32_t* scales, size_t n_scales, const uint32_t* divisor, uint32_t* out) {
   if (!device_available()) return NC_EUNSUPPORTED;
   if (rank == 0 || shape[rank - 1] == 0) return NC_EINVALID;
   uint64_t total = 1;
@@ -231,21 +227,23 @@ int nc_dequantize(nc_format fmt, size_t rank, const uint64_t* shape, const uint3
   const uint64_t k = shape[rank - 1], rows = total / k;
   // The scale plane must match the geometry, or the kernel would read past it.
   if (fmt > NC_FORMAT_I32) {
-    const uint32_t group = fmt == NC_FORMAT_W8G32_F16S ? 32
-                           : fmt == NC_FORMAT_NVFP4     ? 16
-                           : fmt == NC_FORMAT_FP8_E4M3FN_ROW_BF16S ? 0 : 64;
+    const uint32_t group = fmt == NC_FORMAT_W8G32_F16S             ? 32
+                           : fmt == NC_FORMAT_NVFP4                ? 16
+                           : fmt == NC_FORMAT_FP8_E4M3FN_ROW_BF16S ? 0
+                                                                   : 64;
     if (!scales || n_scales != rows * scales_per_row(ScaleGeometry{k, group})) return NC_EINVALID;
     if (fmt == NC_FORMAT_NVFP4 && !divisor) return NC_EINVALID;
     if (fmt == NC_FORMAT_NVFP4 && k % 16 != 0) return NC_EINVALID;  // spec 3.3: full 16-code blocks only
   }
   DeviceArray<uint32_t> c(codes, n_codes), s(scales, scales ? n_scales : 0), d(divisor, divisor ? 1 : 0);
   Guarded<uint32_t> g_out("dequantize out", out, n_codes);
-  return guarded_call("dequantize", {&g_out},
-                      [&] {
-                        return launch_dequantize(fmt, rows, k, c.get(), scales ? s.get() : nullptr,
-                                                 divisor ? d.get() : nullptr, g_out.payload());
-                      },
-                      [] { return true; });
+  return guarded_call(
+      "dequantize", {&g_out},
+      [&] {
+        return launch_dequantize(fmt, rows, k, c.get(), scales ? s.get() : nullptr, divisor ? d.get() : nullptr,
+                                 g_out.payload());
+      },
+      [] { return true; });
 }
 
 // Where the kernels' NVFP4 block scales sit in the blockscale-k16-m128x4-v1 plane: the same
@@ -267,8 +265,17 @@ int nc_layout_offsets(nc_format fmt, nc_layout layout, const uint64_t* rows, con
 // validate_word, parse_format and validate_tensor are host bookkeeping, not GPU arithmetic: NULL,
 // so the runner reports them untested for this target.
 const nc_plugin_v1 kPlugin = {
-    NC_PLUGIN_ABI_VERSION, "ninfer-" NC_CUDA_PLUGIN_VARIANT, "0.1.0",
-    nc_decode, nullptr, nullptr, nc_reconstruct, nc_convert, nc_encode, nullptr, nc_dequantize,
+    NC_PLUGIN_ABI_VERSION,
+    "ninfer-" NC_CUDA_PLUGIN_VARIANT,
+    "0.1.0",
+    nc_decode,
+    nullptr,
+    nullptr,
+    nc_reconstruct,
+    nc_convert,
+    nc_encode,
+    nullptr,
+    nc_dequantize,
     nc_layout_offsets,
 };
 

@@ -33,8 +33,12 @@ struct CodeRange {
 NC_HD float source_to_f32(nc_source_type t, uint64_t w, bool* finite) {
   uint32_t bits;
   switch (t) {
-    case NC_SRC_BF16: bits = bf16_to_f32_bits(static_cast<uint32_t>(w)); break;
-    case NC_SRC_F16: bits = f16_to_f32_bits(static_cast<uint32_t>(w)); break;
+    case NC_SRC_BF16:
+      bits = bf16_to_f32_bits(static_cast<uint32_t>(w));
+      break;
+    case NC_SRC_F16:
+      bits = f16_to_f32_bits(static_cast<uint32_t>(w));
+      break;
     case NC_SRC_F64: {
 #if defined(__CUDA_ARCH__)
       bits = __float_as_uint(__double2float_rn(__longlong_as_double(static_cast<long long>(w))));
@@ -45,7 +49,9 @@ NC_HD float source_to_f32(nc_source_type t, uint64_t w, bool* finite) {
 #endif
       break;
     }
-    default: bits = static_cast<uint32_t>(w); break;
+    default:
+      bits = static_cast<uint32_t>(w);
+      break;
   }
   *finite = ((bits >> 23) & 0xffu) != 0xffu;  // also catches F64 values that round to infinity
   return f32_from_bits(bits);
@@ -53,8 +59,8 @@ NC_HD float source_to_f32(nc_source_type t, uint64_t w, bool* finite) {
 
 // Encodes src[0, len) into codes[0, len) and *scale16_out; returns 0 or kEncodeFlag* (then the
 // outputs are not written).
-NC_HD uint32_t encode_group(CodeRange cr, nc_source_type st, const uint64_t* src, uint64_t len,
-                            int32_t* codes, uint32_t* scale16_out) {
+NC_HD uint32_t encode_group(CodeRange cr, nc_source_type st, const uint64_t* src, uint64_t len, int32_t* codes,
+                            uint32_t* scale16_out) {
   float amax = 0.0f;
   bool all_finite = true;
   for (uint64_t i = 0; i < len; ++i) {

@@ -7,8 +7,8 @@
 namespace nc::kernels {
 namespace {
 
-__global__ void encode_kernel(CodeRange cr, nc_source_type st, const uint64_t* src, uint64_t rows,
-                              uint64_t k, uint32_t* scales, int32_t* codes, uint32_t* flags) {
+__global__ void encode_kernel(CodeRange cr, nc_source_type st, const uint64_t* src, uint64_t rows, uint64_t k,
+                              uint32_t* scales, int32_t* codes, uint32_t* flags) {
   const ScaleGeometry geo{k, cr.group};
   const uint64_t per_row = scales_per_row(geo), total = rows * per_row;
   for (uint64_t gi = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; gi < total;
@@ -22,15 +22,24 @@ __global__ void encode_kernel(CodeRange cr, nc_source_type st, const uint64_t* s
 
 }  // namespace
 
-int launch_encode(nc_format fmt, nc_source_type src_type, const uint64_t* src, size_t rows,
-                  size_t k, uint32_t* scales, int32_t* codes, uint32_t* flags) {
+int launch_encode(nc_format fmt, nc_source_type src_type, const uint64_t* src, size_t rows, size_t k, uint32_t* scales,
+                  int32_t* codes, uint32_t* flags) {
   CodeRange cr;
   switch (fmt) {
-    case NC_FORMAT_Q4G64_F16S: cr = {-8, 7, 64}; break;
-    case NC_FORMAT_Q5G64_F16S: cr = {-16, 15, 64}; break;
-    case NC_FORMAT_Q6G64_F16S: cr = {-32, 31, 64}; break;
-    case NC_FORMAT_W8G32_F16S: cr = {-127, 127, 32}; break;
-    default: return NC_EUNSUPPORTED;  // spec 7: the four grouped signed-integer schemes only
+    case NC_FORMAT_Q4G64_F16S:
+      cr = {-8, 7, 64};
+      break;
+    case NC_FORMAT_Q5G64_F16S:
+      cr = {-16, 15, 64};
+      break;
+    case NC_FORMAT_Q6G64_F16S:
+      cr = {-32, 31, 64};
+      break;
+    case NC_FORMAT_W8G32_F16S:
+      cr = {-127, 127, 32};
+      break;
+    default:
+      return NC_EUNSUPPORTED;  // spec 7: the four grouped signed-integer schemes only
   }
   if (src_type < NC_SRC_FP32 || src_type > NC_SRC_F64) return NC_EUNSUPPORTED;
   if (rows == 0 || k == 0) return NC_EINVALID;

@@ -43,26 +43,34 @@ struct GroupedWeights {
   const uint16_t* scale;
   __device__ float at(uint64_t n, uint64_t k, uint64_t K) const {
     constexpr uint32_t G = F == NC_FORMAT_W8G32_F16S ? 32 : 64;
-    constexpr uint32_t bits = F == NC_FORMAT_Q4G64_F16S ? 4 : F == NC_FORMAT_Q5G64_F16S ? 5
-                              : F == NC_FORMAT_Q6G64_F16S ? 6 : 8;
+    constexpr uint32_t bits = F == NC_FORMAT_Q4G64_F16S   ? 4
+                              : F == NC_FORMAT_Q5G64_F16S ? 5
+                              : F == NC_FORMAT_Q6G64_F16S ? 6
+                                                          : 8;
     const uint64_t groups = (K + G - 1) / G;
     return grouped_weight(code[n * K + k], bits, scale[n * groups + k / G]);
   }
   // Weights k0 .. k0+15 of row n (k0 a multiple of 16: one group holds them all).
   __device__ void run16(uint64_t n, uint64_t k0, uint64_t K, float* w) const {
     constexpr uint32_t G = F == NC_FORMAT_W8G32_F16S ? 32 : 64;
-    constexpr uint32_t bits = F == NC_FORMAT_Q4G64_F16S ? 4 : F == NC_FORMAT_Q5G64_F16S ? 5
-                              : F == NC_FORMAT_Q6G64_F16S ? 6 : 8;
+    constexpr uint32_t bits = F == NC_FORMAT_Q4G64_F16S   ? 4
+                              : F == NC_FORMAT_Q5G64_F16S ? 5
+                              : F == NC_FORMAT_Q6G64_F16S ? 6
+                                                          : 8;
     const uint32_t s = scale[n * ((K + G - 1) / G) + k0 / G];
     const Bytes16 c = load16(code + n * K + k0);
 #pragma unroll
     for (int j = 0; j < 16; ++j) w[j] = grouped_weight(c.at(j), bits, s);
   }
 };
-template <> struct Weights<NC_FORMAT_Q4G64_F16S> : GroupedWeights<NC_FORMAT_Q4G64_F16S> {};
-template <> struct Weights<NC_FORMAT_Q5G64_F16S> : GroupedWeights<NC_FORMAT_Q5G64_F16S> {};
-template <> struct Weights<NC_FORMAT_Q6G64_F16S> : GroupedWeights<NC_FORMAT_Q6G64_F16S> {};
-template <> struct Weights<NC_FORMAT_W8G32_F16S> : GroupedWeights<NC_FORMAT_W8G32_F16S> {};
+template <>
+struct Weights<NC_FORMAT_Q4G64_F16S> : GroupedWeights<NC_FORMAT_Q4G64_F16S> {};
+template <>
+struct Weights<NC_FORMAT_Q5G64_F16S> : GroupedWeights<NC_FORMAT_Q5G64_F16S> {};
+template <>
+struct Weights<NC_FORMAT_Q6G64_F16S> : GroupedWeights<NC_FORMAT_Q6G64_F16S> {};
+template <>
+struct Weights<NC_FORMAT_W8G32_F16S> : GroupedWeights<NC_FORMAT_W8G32_F16S> {};
 template <>
 struct Weights<NC_FORMAT_NVFP4> {
   const uint8_t* code;
@@ -82,9 +90,7 @@ template <>
 struct Weights<NC_FORMAT_FP8_E4M3FN_ROW_BF16S> {
   const uint8_t* code;
   const uint16_t* scale;
-  __device__ float at(uint64_t n, uint64_t k, uint64_t K) const {
-    return fp8_row_weight(code[n * K + k], scale[n]);
-  }
+  __device__ float at(uint64_t n, uint64_t k, uint64_t K) const { return fp8_row_weight(code[n * K + k], scale[n]); }
   __device__ void run16(uint64_t n, uint64_t k0, uint64_t K, float* w) const {
     const uint32_t s = scale[n];
     const Bytes16 c = load16(code + n * K + k0);
@@ -153,7 +159,7 @@ __global__ void gemv16_kernel(Weights<F> w, const void* xv, uint64_t N, uint64_t
 
 // The formats with one byte per code word here, which provide run16.
 template <nc_format F>
-constexpr bool kOneByteCodes = F != NC_FORMAT_BF16 && F != NC_FORMAT_FP32;
+constexpr bool kOneByteCodes = F != NC_FORMAT_BF16&& F != NC_FORMAT_FP32;
 
 template <nc_format F>
 void launch(Weights<F> w, const void* codes, const void* x, bool x_bf16, size_t n, size_t k, float* y) {
@@ -172,26 +178,41 @@ void launch(Weights<F> w, const void* codes, const void* x, bool x_bf16, size_t 
 
 }  // namespace
 
-int launch_gemv(nc_format fmt, const void* codes, const void* scales, uint32_t divisor_bits,
-                const void* x, bool x_bf16, size_t n, size_t k, float* y) {
+int launch_gemv(nc_format fmt, const void* codes, const void* scales, uint32_t divisor_bits, const void* x, bool x_bf16,
+                size_t n, size_t k, float* y) {
   if (n == 0 || k == 0 || n / kWarpsPerBlock >= (1u << 31)) return NC_EINVALID;
   const auto* c8 = static_cast<const uint8_t*>(codes);
   const auto* s16 = static_cast<const uint16_t*>(scales);
   switch (fmt) {
-    case NC_FORMAT_BF16: launch(Weights<NC_FORMAT_BF16>{static_cast<const uint16_t*>(codes)}, codes, x, x_bf16, n, k, y); break;
-    case NC_FORMAT_FP32: launch(Weights<NC_FORMAT_FP32>{static_cast<const uint32_t*>(codes)}, codes, x, x_bf16, n, k, y); break;
-    case NC_FORMAT_Q4G64_F16S: launch(Weights<NC_FORMAT_Q4G64_F16S>{{c8, s16}}, codes, x, x_bf16, n, k, y); break;
-    case NC_FORMAT_Q5G64_F16S: launch(Weights<NC_FORMAT_Q5G64_F16S>{{c8, s16}}, codes, x, x_bf16, n, k, y); break;
-    case NC_FORMAT_Q6G64_F16S: launch(Weights<NC_FORMAT_Q6G64_F16S>{{c8, s16}}, codes, x, x_bf16, n, k, y); break;
-    case NC_FORMAT_W8G32_F16S: launch(Weights<NC_FORMAT_W8G32_F16S>{{c8, s16}}, codes, x, x_bf16, n, k, y); break;
+    case NC_FORMAT_BF16:
+      launch(Weights<NC_FORMAT_BF16>{static_cast<const uint16_t*>(codes)}, codes, x, x_bf16, n, k, y);
+      break;
+    case NC_FORMAT_FP32:
+      launch(Weights<NC_FORMAT_FP32>{static_cast<const uint32_t*>(codes)}, codes, x, x_bf16, n, k, y);
+      break;
+    case NC_FORMAT_Q4G64_F16S:
+      launch(Weights<NC_FORMAT_Q4G64_F16S>{{c8, s16}}, codes, x, x_bf16, n, k, y);
+      break;
+    case NC_FORMAT_Q5G64_F16S:
+      launch(Weights<NC_FORMAT_Q5G64_F16S>{{c8, s16}}, codes, x, x_bf16, n, k, y);
+      break;
+    case NC_FORMAT_Q6G64_F16S:
+      launch(Weights<NC_FORMAT_Q6G64_F16S>{{c8, s16}}, codes, x, x_bf16, n, k, y);
+      break;
+    case NC_FORMAT_W8G32_F16S:
+      launch(Weights<NC_FORMAT_W8G32_F16S>{{c8, s16}}, codes, x, x_bf16, n, k, y);
+      break;
     case NC_FORMAT_NVFP4: {
       float d_w;
       std::memcpy(&d_w, &divisor_bits, sizeof d_w);
       launch(Weights<NC_FORMAT_NVFP4>{c8, static_cast<const uint8_t*>(scales), d_w}, codes, x, x_bf16, n, k, y);
       break;
     }
-    case NC_FORMAT_FP8_E4M3FN_ROW_BF16S: launch(Weights<NC_FORMAT_FP8_E4M3FN_ROW_BF16S>{c8, s16}, codes, x, x_bf16, n, k, y); break;
-    default: return NC_EUNSUPPORTED;  // I32 is not a weight format
+    case NC_FORMAT_FP8_E4M3FN_ROW_BF16S:
+      launch(Weights<NC_FORMAT_FP8_E4M3FN_ROW_BF16S>{c8, s16}, codes, x, x_bf16, n, k, y);
+      break;
+    default:
+      return NC_EUNSUPPORTED;  // I32 is not a weight format
   }
   return NC_OK;
 }

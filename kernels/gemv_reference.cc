@@ -38,8 +38,8 @@ std::string ratio(const mpq_t q) {
 
 }  // namespace
 
-GemvVerdict check_dot(std::span<const uint32_t> w, std::span<const uint32_t> x,
-                      uint32_t divisor_bits, uint32_t y_bits) {
+GemvVerdict check_dot(std::span<const uint32_t> w, std::span<const uint32_t> x, uint32_t divisor_bits,
+                      uint32_t y_bits) {
   if (w.size() != x.size()) throw std::invalid_argument("check_dot: w and x lengths differ");
   if (((y_bits >> 23) & 0xffu) == 0xffu) return {false, "output is not finite"};
   const unsigned long k = w.size();

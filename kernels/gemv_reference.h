@@ -25,7 +25,6 @@ struct GemvVerdict {
 // w: K binary32 weight words (for NVFP4: the exact products c*s as binary32 words, which are
 // exact since |c*s| <= 6 * 448 with few significant bits); x: K binary32 activation words;
 // divisor_bits: NVFP4's d_w, or 0 for "no divisor". y_bits: the kernel's output.
-GemvVerdict check_dot(std::span<const uint32_t> w, std::span<const uint32_t> x,
-                      uint32_t divisor_bits, uint32_t y_bits);
+GemvVerdict check_dot(std::span<const uint32_t> w, std::span<const uint32_t> x, uint32_t divisor_bits, uint32_t y_bits);
 
 }  // namespace nc::kernels

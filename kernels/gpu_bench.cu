@@ -51,8 +51,8 @@ double copy_gbps;  // bytes read + written per second, / 1e9
 
 void row(const char* name, double bytes, float ms, const char* target) {
   const double gbps = bytes / (ms * 1e-3) / 1e9;
-  std::printf("| %s | %.2f | %.3f | %.1f | %.1f%% | %s |\n", name, bytes / kGiB, ms, gbps,
-              100.0 * gbps / copy_gbps, target);
+  std::printf("| %s | %.2f | %.3f | %.1f | %.1f%% | %s |\n", name, bytes / kGiB, ms, gbps, 100.0 * gbps / copy_gbps,
+              target);
 }
 
 }  // namespace
@@ -85,7 +85,11 @@ int main() {
   auto* out = static_cast<uint32_t*>(dev(n * 4, 0));
   auto* scales = static_cast<uint32_t*>(dev(n / 16 * 4, 0x30));  // enough for G >= 16 and rows
   auto* divisor = static_cast<uint32_t*>(dev(4, 0x3f));
-  struct F { nc_format f; const char* name; double scale_bytes; };
+  struct F {
+    nc_format f;
+    const char* name;
+    double scale_bytes;
+  };
   const F fmts[] = {{NC_FORMAT_BF16, "dequantize BF16", 0},
                     {NC_FORMAT_Q4G64_F16S, "dequantize Q4G64_F16S", n / 64 * 4.0},
                     {NC_FORMAT_Q5G64_F16S, "dequantize Q5G64_F16S", n / 64 * 4.0},
@@ -112,9 +116,8 @@ int main() {
     auto* src = static_cast<uint64_t*>(dev(ne * 8, 0x3e));
     auto* ecodes = static_cast<int32_t*>(dev(ne * 4, 0));
     auto* flags = static_cast<uint32_t*>(dev(4, 0));
-    const float ms = best_ms([&] {
-      launch_encode(NC_FORMAT_Q4G64_F16S, NC_SRC_FP32, src, ne / ke, ke, scales, ecodes, flags);
-    });
+    const float ms =
+        best_ms([&] { launch_encode(NC_FORMAT_Q4G64_F16S, NC_SRC_FP32, src, ne / ke, ke, scales, ecodes, flags); });
     row("encode MAXABS Q4G64 (FP32 in uint64)", ne * 8.0 + ne * 4.0 + ne / 64 * 4.0, ms, ">= 50%");
     cudaFree(src);
     cudaFree(ecodes);
@@ -124,12 +127,23 @@ int main() {
   cudaFree(divisor);
 
   // GEMV at >= 1 GiB of weight planes; floor = bytes read / copy bandwidth.
-  std::printf("\n| GEMV (FP32 x) | N x K | weight GiB | ms | floor ms | ratio | target |\n|---|---|---|---|---|---|---|\n");
-  struct G { nc_format f; const char* name; size_t code_bytes; size_t scale_bytes_per_group; size_t group; };
-  const G gs[] = {{NC_FORMAT_BF16, "BF16", 2, 0, 1}, {NC_FORMAT_FP32, "FP32", 4, 0, 1},
-                  {NC_FORMAT_Q4G64_F16S, "Q4G64_F16S", 1, 2, 64}, {NC_FORMAT_Q5G64_F16S, "Q5G64_F16S", 1, 2, 64},
-                  {NC_FORMAT_Q6G64_F16S, "Q6G64_F16S", 1, 2, 64}, {NC_FORMAT_W8G32_F16S, "W8G32_F16S", 1, 2, 32},
-                  {NC_FORMAT_NVFP4, "NVFP4", 1, 1, 16}, {NC_FORMAT_FP8_E4M3FN_ROW_BF16S, "FP8_E4M3FN_ROW_BF16S", 1, 0, 1}};
+  std::printf(
+      "\n| GEMV (FP32 x) | N x K | weight GiB | ms | floor ms | ratio | target |\n|---|---|---|---|---|---|---|\n");
+  struct G {
+    nc_format f;
+    const char* name;
+    size_t code_bytes;
+    size_t scale_bytes_per_group;
+    size_t group;
+  };
+  const G gs[] = {{NC_FORMAT_BF16, "BF16", 2, 0, 1},
+                  {NC_FORMAT_FP32, "FP32", 4, 0, 1},
+                  {NC_FORMAT_Q4G64_F16S, "Q4G64_F16S", 1, 2, 64},
+                  {NC_FORMAT_Q5G64_F16S, "Q5G64_F16S", 1, 2, 64},
+                  {NC_FORMAT_Q6G64_F16S, "Q6G64_F16S", 1, 2, 64},
+                  {NC_FORMAT_W8G32_F16S, "W8G32_F16S", 1, 2, 32},
+                  {NC_FORMAT_NVFP4, "NVFP4", 1, 1, 16},
+                  {NC_FORMAT_FP8_E4M3FN_ROW_BF16S, "FP8_E4M3FN_ROW_BF16S", 1, 0, 1}};
   const size_t N = 32768, K = 32768;
   for (const G& g : gs) {
     const size_t wbytes = N * K * g.code_bytes;
@@ -140,8 +154,8 @@ int main() {
     auto* y = static_cast<float*>(dev(N * 4, 0));
     const float ms = best_ms([&] { launch_gemv(g.f, w, s, 0x3f800000u, x, false, N, K, y); });
     const double floor_ms = (wbytes + sbytes + K * 4.0 + N * 4.0) / (copy_gbps * 1e9) * 1e3;
-    std::printf("| %s | %zux%zu | %.2f | %.3f | %.3f | %.2fx | <= 1.5x |\n", g.name, N, K,
-                double(wbytes) / kGiB, ms, floor_ms, ms / floor_ms);
+    std::printf("| %s | %zux%zu | %.2f | %.3f | %.3f | %.2fx | <= 1.5x |\n", g.name, N, K, double(wbytes) / kGiB, ms,
+                floor_ms, ms / floor_ms);
     cudaFree(w);
     cudaFree(s);
     cudaFree(x);

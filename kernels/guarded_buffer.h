@@ -50,8 +50,7 @@ template <typename W>
 GuardReport check_guarded(std::span<const W> whole, size_t payload_n, W poison) {
   GuardReport r;
   for (size_t i = 0; i < kGuardWords && !r.oob_offset; ++i)
-    if (whole[i] != sentinel_word<W>(i))
-      r.oob_offset = static_cast<long long>(i) - static_cast<long long>(kGuardWords);
+    if (whole[i] != sentinel_word<W>(i)) r.oob_offset = static_cast<long long>(i) - static_cast<long long>(kGuardWords);
   for (size_t i = 0; i < kGuardWords && !r.oob_offset; ++i)
     if (whole[kGuardWords + payload_n + i] != sentinel_word<W>(kGuardWords + i))
       r.oob_offset = static_cast<long long>(payload_n + i);
@@ -63,8 +62,8 @@ GuardReport check_guarded(std::span<const W> whole, size_t payload_n, W poison) 
 // Second run, poisoned with a different word: a suspect of the first run that again holds the
 // (second) poison was never written. Returns the confirmed unwritten indices.
 template <typename W>
-std::vector<size_t> confirm_unwritten(const std::vector<size_t>& suspects,
-                                      std::span<const W> second_whole, W second_poison) {
+std::vector<size_t> confirm_unwritten(const std::vector<size_t>& suspects, std::span<const W> second_whole,
+                                      W second_poison) {
   std::vector<size_t> unwritten;
   for (size_t i : suspects)
     if (second_whole[kGuardWords + i] == second_poison) unwritten.push_back(i);
@@ -72,8 +71,7 @@ std::vector<size_t> confirm_unwritten(const std::vector<size_t>& suspects,
 }
 
 // One-line description of a guard failure for stderr, or "" if clean.
-std::string describe_guard_failure(const char* what, size_t payload_n,
-                                   std::optional<long long> oob_offset,
+std::string describe_guard_failure(const char* what, size_t payload_n, std::optional<long long> oob_offset,
                                    const std::vector<size_t>& unwritten);
 
 }  // namespace nc::kernels

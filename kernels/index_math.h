@@ -50,8 +50,7 @@ NC_HD void advance(ElementWalk& w) {
 
 // scale_index of the element at (row, col), given per_row = scales_per_row(g) and
 // group_shift = log2(g.group): the registry's groups (16, 32, 64) are powers of two.
-NC_HD uint64_t scale_index_at(ScaleGeometry g, uint64_t per_row, uint32_t group_shift, uint64_t row,
-                              uint64_t col) {
+NC_HD uint64_t scale_index_at(ScaleGeometry g, uint64_t per_row, uint32_t group_shift, uint64_t row, uint64_t col) {
   return g.group == 0 ? row : row * per_row + (col >> group_shift);
 }
 

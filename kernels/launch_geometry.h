@@ -37,9 +37,7 @@ struct Batch {
 
 // The i-th batch of a call over n elements, each at most `limit` long (limit a multiple of any
 // group size the caller needs, so no group straddles two launches).
-NC_HD uint64_t batch_count(uint64_t n, uint64_t limit = kMaxElementsPerLaunch) {
-  return (n + limit - 1) / limit;
-}
+NC_HD uint64_t batch_count(uint64_t n, uint64_t limit = kMaxElementsPerLaunch) { return (n + limit - 1) / limit; }
 NC_HD Batch batch_at(uint64_t n, uint64_t i, uint64_t limit = kMaxElementsPerLaunch) {
   const uint64_t begin = i * limit;
   const uint64_t left = n - begin;

@@ -20,10 +20,14 @@ namespace nc::kernels {
 
 NC_HD uint32_t code_bits_of(nc_format fmt) {
   switch (fmt) {
-    case NC_FORMAT_Q4G64_F16S: return 4;
-    case NC_FORMAT_Q5G64_F16S: return 5;
-    case NC_FORMAT_Q6G64_F16S: return 6;
-    default: return 8;  // W8G32_F16S
+    case NC_FORMAT_Q4G64_F16S:
+      return 4;
+    case NC_FORMAT_Q5G64_F16S:
+      return 5;
+    case NC_FORMAT_Q6G64_F16S:
+      return 6;
+    default:
+      return 8;  // W8G32_F16S
   }
 }
 
@@ -60,15 +64,19 @@ NC_HD bool reconstructible(nc_format fmt, uint32_t code, uint32_t scale) {
 }
 
 // Direct formats reconstruct to their own word's binary32 expansion (I32: the integer's bits).
-NC_HD uint32_t reconstruct_bits(nc_format fmt, uint32_t code, uint32_t scale,
-                                                     uint32_t divisor_bits) {
+NC_HD uint32_t reconstruct_bits(nc_format fmt, uint32_t code, uint32_t scale, uint32_t divisor_bits) {
   switch (fmt) {
-    case NC_FORMAT_BF16: return bf16_to_f32_bits(code);
+    case NC_FORMAT_BF16:
+      return bf16_to_f32_bits(code);
     case NC_FORMAT_FP32:
-    case NC_FORMAT_I32: return code;
-    case NC_FORMAT_NVFP4: return bits_from_f32(nvfp4_weight(code, scale, f32_from_bits(divisor_bits)));
-    case NC_FORMAT_FP8_E4M3FN_ROW_BF16S: return bits_from_f32(fp8_row_weight(code, scale));
-    default: return bits_from_f32(grouped_weight(code, code_bits_of(fmt), scale));
+    case NC_FORMAT_I32:
+      return code;
+    case NC_FORMAT_NVFP4:
+      return bits_from_f32(nvfp4_weight(code, scale, f32_from_bits(divisor_bits)));
+    case NC_FORMAT_FP8_E4M3FN_ROW_BF16S:
+      return bits_from_f32(fp8_row_weight(code, scale));
+    default:
+      return bits_from_f32(grouped_weight(code, code_bits_of(fmt), scale));
   }
 }
 

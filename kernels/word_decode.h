@@ -55,8 +55,7 @@ NC_HD uint32_t bf16_to_f32_bits(uint32_t w) { return (w & 0xffffu) << 16; }
 NC_HD int32_t signed_code(uint32_t u, uint32_t bits) {
   const uint32_t mask = (1u << bits) - 1u;
   u &= mask;
-  return (u >> (bits - 1)) ? static_cast<int32_t>(u) - static_cast<int32_t>(1u << bits)
-                           : static_cast<int32_t>(u);
+  return (u >> (bits - 1)) ? static_cast<int32_t>(u) - static_cast<int32_t>(1u << bits) : static_cast<int32_t>(u);
 }
 
 }  // namespace nc::kernels

@@ -49,8 +49,8 @@ std::optional<BlockscalePosition> blockscale_k16_m128x4_v1(uint64_t n, uint64_t 
   std::array<uint64_t, 3> r{};
   std::array<uint64_t, 2> c{};
   const uint64_t offset = walk(row_modes, m, &r) + walk(column_modes, j, &c);
-  return BlockscalePosition{offset, tile_grid_rows * tile_grid_columns * kTileBytes,
-                            r[2] * tile_grid_columns + c[1], r[0], r[1], c[0]};
+  return BlockscalePosition{
+      offset, tile_grid_rows * tile_grid_columns * kTileBytes, r[2] * tile_grid_columns + c[1], r[0], r[1], c[0]};
 }
 
 }  // namespace nc::oracle

@@ -20,8 +20,8 @@
 namespace nc::oracle {
 
 struct BlockscalePosition {
-  uint64_t offset;       // byte offset of scale (m, j) in the plane
-  uint64_t plane_bytes;  // bytes of the padded plane: every whole tile
+  uint64_t offset;                     // byte offset of scale (m, j) in the plane
+  uint64_t plane_bytes;                // bytes of the padded plane: every whole tile
   uint64_t tile, line, group, column;  // where it sits: tile index, 16-byte line, row group, byte in group
 };
 

@@ -99,14 +99,19 @@ void decode(Context& ctx, WordType type, uint32_t word, Decoded& d) {
       finite_into(w, d.value.q);  // straight into the result: no copy of a rational
     }
     switch (type) {
-      case WordType::FP32: d.binary32 = word; break;
-      case WordType::BF16: d.binary32 = word << 16; break;  // spec 3.1: the exact expansion
+      case WordType::FP32:
+        d.binary32 = word;
+        break;
+      case WordType::BF16:
+        d.binary32 = word << 16;
+        break;  // spec 3.1: the exact expansion
       case WordType::F16:
         if (d.cls == ValueClass::Inf || d.cls == ValueClass::NaN) {
           // Payload-preserving: sign, all-ones exponent, the 10 fraction bits at the top.
           d.binary32 = ((word & 0x8000u) << 16) | 0x7f800000u | ((word & 0x3ffu) << 13);
         } else {
-          d.binary32 = round_rne_dyadic(ctx, FloatFormat::Binary32, w.negative, w.significand, w.exponent).word;  // exact
+          d.binary32 =
+              round_rne_dyadic(ctx, FloatFormat::Binary32, w.negative, w.significand, w.exponent).word;  // exact
         }
         break;
       default:  // E4M3FN, E2M1: finite values are exact in binary32; E4M3FN NaN has no payload

@@ -17,13 +17,13 @@ inline constexpr int kFloatFormatCount = 5;
 struct FloatFormatInfo {
   FloatFormat id;
   const char* name;
-  int bits;            // word width
+  int bits;  // word width
   int exponent_bits;
-  int fraction_bits;   // trailing fraction bits; precision = fraction_bits + 1
+  int fraction_bits;  // trailing fraction bits; precision = fraction_bits + 1
   int bias;
-  int emax;            // largest exponent of a finite normal value (E4M3FN: 8, uses e == 15)
-  bool has_inf;        // IEEE-style: top exponent is inf (fraction 0) / NaN (fraction != 0)
-  bool has_nan;        // E4M3FN: only S.1111.111 is NaN; E2M1: no NaN
+  int emax;                            // largest exponent of a finite normal value (E4M3FN: 8, uses e == 15)
+  bool has_inf;                        // IEEE-style: top exponent is inf (fraction 0) / NaN (fraction != 0)
+  bool has_nan;                        // E4M3FN: only S.1111.111 is NaN; E2M1: no NaN
   uint32_t max_finite_magnitude_bits;  // word of the largest finite positive value
 };
 
@@ -44,12 +44,18 @@ constexpr const FloatFormatInfo& info(FloatFormat f) { return kFloatFormats[stat
 // The oracle's description of a registry float word type; nullopt for integer and code words.
 constexpr std::optional<FloatFormat> float_format_of(WordType t) {
   switch (t) {
-    case WordType::BF16: return FloatFormat::BFloat16;
-    case WordType::FP32: return FloatFormat::Binary32;
-    case WordType::F16: return FloatFormat::Binary16;
-    case WordType::E4M3FN: return FloatFormat::E4M3FN;
-    case WordType::E2M1: return FloatFormat::E2M1;
-    default: return std::nullopt;
+    case WordType::BF16:
+      return FloatFormat::BFloat16;
+    case WordType::FP32:
+      return FloatFormat::Binary32;
+    case WordType::F16:
+      return FloatFormat::Binary16;
+    case WordType::E4M3FN:
+      return FloatFormat::E4M3FN;
+    case WordType::E2M1:
+      return FloatFormat::E2M1;
+    default:
+      return std::nullopt;
   }
 }
 

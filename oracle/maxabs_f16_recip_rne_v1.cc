@@ -20,30 +20,42 @@ std::optional<SourceType> find_source_type(std::string_view name) {
 
 std::string_view source_type_name(SourceType t) {
   switch (t) {
-    case SourceType::FP32: return "FP32";
-    case SourceType::BF16: return "BF16";
-    case SourceType::F16: return "F16";
-    case SourceType::F64: return "F64";
+    case SourceType::FP32:
+      return "FP32";
+    case SourceType::BF16:
+      return "BF16";
+    case SourceType::F16:
+      return "F16";
+    case SourceType::F64:
+      return "F64";
   }
   return "?";
 }
 
 std::string_view failure_rule(EncodeFailure f) {
   switch (f) {
-    case EncodeFailure::None: return "";
-    case EncodeFailure::Nonfinite: return "nonfinite";
-    case EncodeFailure::ScaleOverflow: return "scale-overflow";
+    case EncodeFailure::None:
+      return "";
+    case EncodeFailure::Nonfinite:
+      return "nonfinite";
+    case EncodeFailure::ScaleOverflow:
+      return "scale-overflow";
   }
   return "";
 }
 
 SchemeParams scheme_params(Format f) {
   switch (f) {
-    case Format::Q4G64_F16S: return {-8, 7, 64};
-    case Format::Q5G64_F16S: return {-16, 15, 64};
-    case Format::Q6G64_F16S: return {-32, 31, 64};
-    case Format::W8G32_F16S: return {-127, 127, 32};  // spec 5: -128 is not a legal code
-    default: return {0, 0, 0};
+    case Format::Q4G64_F16S:
+      return {-8, 7, 64};
+    case Format::Q5G64_F16S:
+      return {-16, 15, 64};
+    case Format::Q6G64_F16S:
+      return {-32, 31, 64};
+    case Format::W8G32_F16S:
+      return {-127, 127, 32};  // spec 5: -128 is not a legal code
+    default:
+      return {0, 0, 0};
   }
 }
 
@@ -98,8 +110,7 @@ std::optional<uint32_t> source_to_binary32(Context& ctx, SourceType t, uint64_t 
   return std::nullopt;
 }
 
-EncodeResult encode_maxabs_f16_recip_rne_v1(Context& ctx, Format f, SourceType src_type,
-                                            uint64_t rows, uint64_t k,
+EncodeResult encode_maxabs_f16_recip_rne_v1(Context& ctx, Format f, SourceType src_type, uint64_t rows, uint64_t k,
                                             const std::vector<uint64_t>& src) {
   const SchemeParams p = scheme_params(f);
   const uint64_t groups_per_row = (k + p.group_size - 1) / p.group_size;
@@ -179,7 +190,8 @@ EncodeResult encode_maxabs_f16_recip_rne_v1(Context& ctx, Format f, SourceType s
                              xf.exponent + inv.exponent)
                 .word;
         out.normalized32[i] = norm_word;
-        const long q = std::clamp<long>(round_word_to_integral_ties_even(ctx, FloatFormat::Binary32, norm_word), p.qmin, p.qmax);
+        const long q =
+            std::clamp<long>(round_word_to_integral_ties_even(ctx, FloatFormat::Binary32, norm_word), p.qmin, p.qmax);
         out.codes[i] = static_cast<int32_t>(q);
       }
     }

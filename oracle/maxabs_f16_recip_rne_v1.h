@@ -39,9 +39,9 @@ struct EncodeResult {
   EncodeFailure failure = EncodeFailure::None;
   // Failure location: flat source index for Nonfinite, flat group index for ScaleOverflow.
   uint64_t failure_index = 0;
-  std::vector<uint32_t> scales;              // binary16 words, [rows, ceil(k/G)] row-major
-  std::vector<int32_t> codes;                // signed codes, [rows, k] row-major
-  std::vector<GroupTrace> trace;             // one per group, row-major (unreached: all empty)
+  std::vector<uint32_t> scales;                       // binary16 words, [rows, ceil(k/G)] row-major
+  std::vector<int32_t> codes;                         // signed codes, [rows, k] row-major
+  std::vector<GroupTrace> trace;                      // one per group, row-major (unreached: all empty)
   std::vector<std::optional<uint32_t>> normalized32;  // per element; empty where not reached
 };
 
@@ -52,8 +52,7 @@ struct EncodeResult {
 // earlier groups' traces are complete, the failing group's trace stops at scale16 = 0x7c00, later
 // groups' traces are empty. On any failure scales/codes are cleared.
 // Precondition: is_grouped_int(f), src.size() == rows*k.
-EncodeResult encode_maxabs_f16_recip_rne_v1(Context& ctx, Format f, SourceType src_type,
-                                            uint64_t rows, uint64_t k,
+EncodeResult encode_maxabs_f16_recip_rne_v1(Context& ctx, Format f, SourceType src_type, uint64_t rows, uint64_t k,
                                             const std::vector<uint64_t>& src);
 
 // The source word converted to binary32 (RNE; F64 overflow -> nullopt, as are NaN and inf).

@@ -34,24 +34,31 @@ uint32_t convert(Context& ctx, Recipe r, uint32_t w) {
       case Recipe::F32_TO_F16_RNE:
         return sign | exp_ones | (payload >> (23 - fi.fraction_bits)) | (1u << (fi.fraction_bits - 1));
       case Recipe::F32_TO_E4M3FN_RNE_SATFINITE:
-      case Recipe::F32_TO_E4M3FN_RNE_OVF_NAN: return all_ones_nan;
-      case Recipe::F32_TO_E2M1_RNE_SATFINITE: return max_finite;  // no NaN: the signed largest finite
+      case Recipe::F32_TO_E4M3FN_RNE_OVF_NAN:
+        return all_ones_nan;
+      case Recipe::F32_TO_E2M1_RNE_SATFINITE:
+        return max_finite;  // no NaN: the signed largest finite
     }
   }
   Rounded rounded;
   if (cls == ValueClass::Inf) {
     rounded.overflow = true;
-    rounded.word = sign | (fi.has_inf ? (((1u << fi.exponent_bits) - 1) << fi.fraction_bits) : fi.max_finite_magnitude_bits);
+    rounded.word =
+        sign | (fi.has_inf ? (((1u << fi.exponent_bits) - 1) << fi.fraction_bits) : fi.max_finite_magnitude_bits);
   } else {
     rounded = round_rne_dyadic(ctx, target, negative, x.significand, x.exponent);
   }
   if (!rounded.overflow) return rounded.word;
   switch (r) {
     case Recipe::F32_TO_BF16_RNE:
-    case Recipe::F32_TO_F16_RNE: return rounded.word;  // already the signed infinity
-    case Recipe::F32_TO_E4M3FN_RNE_SATFINITE: return max_finite;
-    case Recipe::F32_TO_E4M3FN_RNE_OVF_NAN: return all_ones_nan;
-    case Recipe::F32_TO_E2M1_RNE_SATFINITE: return max_finite;
+    case Recipe::F32_TO_F16_RNE:
+      return rounded.word;  // already the signed infinity
+    case Recipe::F32_TO_E4M3FN_RNE_SATFINITE:
+      return max_finite;
+    case Recipe::F32_TO_E4M3FN_RNE_OVF_NAN:
+      return all_ones_nan;
+    case Recipe::F32_TO_E2M1_RNE_SATFINITE:
+      return max_finite;
   }
   return rounded.word;
 }

@@ -38,8 +38,7 @@ Reconstructed reconstruct_grouped(Context& ctx, Format f, uint32_t code_word, ui
   return finish(ctx, q < 0);
 }
 
-Reconstructed reconstruct_nvfp4(Context& ctx, uint32_t e2m1_word, uint32_t e4m3_scale_word,
-                                uint32_t divisor_word) {
+Reconstructed reconstruct_nvfp4(Context& ctx, uint32_t e2m1_word, uint32_t e4m3_scale_word, uint32_t divisor_word) {
   if (auto rule = word_rule(Format::NVFP4, Component::Code, e2m1_word); !rule.empty()) return broken(rule);
   if (auto rule = word_rule(Format::NVFP4, Component::Divisor, divisor_word); !rule.empty()) return broken(rule);
   if (auto rule = word_rule(Format::NVFP4, Component::Scale, e4m3_scale_word); !rule.empty()) return broken(rule);
@@ -53,8 +52,10 @@ Reconstructed reconstruct_nvfp4(Context& ctx, uint32_t e2m1_word, uint32_t e4m3_
 }
 
 Reconstructed reconstruct_fp8_row(Context& ctx, uint32_t e4m3_code_word, uint32_t bf16_scale_word) {
-  if (auto rule = word_rule(Format::FP8_E4M3FN_ROW_BF16S, Component::Code, e4m3_code_word); !rule.empty()) return broken(rule);
-  if (auto rule = word_rule(Format::FP8_E4M3FN_ROW_BF16S, Component::Scale, bf16_scale_word); !rule.empty()) return broken(rule);
+  if (auto rule = word_rule(Format::FP8_E4M3FN_ROW_BF16S, Component::Code, e4m3_code_word); !rule.empty())
+    return broken(rule);
+  if (auto rule = word_rule(Format::FP8_E4M3FN_ROW_BF16S, Component::Scale, bf16_scale_word); !rule.empty())
+    return broken(rule);
   // Spec 3.4: under a +0 row scale "every code in that row must be either positive zero 0x00 or
   // negative zero 0x80"; any other code makes the pair invalid (FORMAT.md "Invalid pairs").
   if (bf16_scale_word == 0 && (e4m3_code_word & 0x7fu) != 0) return broken("zero-scale-codes");

@@ -23,8 +23,7 @@ struct Reconstructed {
 Reconstructed reconstruct_grouped(Context& ctx, Format f, uint32_t code_word, uint32_t scale_word);
 
 // NVFP4 (spec 3.3): e2m1 * e4m3fn / d_w exact (a rational), and its correctly rounded binary32.
-Reconstructed reconstruct_nvfp4(Context& ctx, uint32_t e2m1_word, uint32_t e4m3_scale_word,
-                                uint32_t divisor_word);
+Reconstructed reconstruct_nvfp4(Context& ctx, uint32_t e2m1_word, uint32_t e4m3_scale_word, uint32_t divisor_word);
 
 // FP8_E4M3FN_ROW_BF16S (spec 3.4): binary32(c32 * s32), overflow to inf. A code other than 0x00
 // and 0x80 under a +0 row scale gives "zero-scale-codes" (spec 3.4), as does an invalid word its rule.

@@ -93,7 +93,8 @@ Rounded round_rne(Context& ctx, FloatFormat f, const mpq_class& v, bool negative
   const mpz_srcptr den = v.get_den_mpz_t();
   if (mpz_popcount(den) == 1) {  // dyadic: num * 2^-k, one rounding without a division
     const mpfr_exp_t k = static_cast<mpfr_exp_t>(mpz_scan1(den, 0));
-    return round_loaded(ctx, f, s < 0, [&](mpfr_ptr x) { return mpfr_set_z_2exp(x, v.get_num_mpz_t(), -k, MPFR_RNDN); });
+    return round_loaded(ctx, f, s < 0,
+                        [&](mpfr_ptr x) { return mpfr_set_z_2exp(x, v.get_num_mpz_t(), -k, MPFR_RNDN); });
   }
   return round_loaded(ctx, f, s < 0, [&](mpfr_ptr x) { return mpfr_set_q(x, v.get_mpq_t(), MPFR_RNDN); });
 }
@@ -116,7 +117,8 @@ Rounded round_rne(Context& ctx, FloatFormat f, const Exact& v) {
   const uint32_t sign = v.negative ? sign_bit(fi) : 0;
   Rounded r;
   switch (v.kind) {
-    case Exact::Kind::Finite: return round_rne(ctx, f, v.q, v.negative);
+    case Exact::Kind::Finite:
+      return round_rne(ctx, f, v.q, v.negative);
     case Exact::Kind::Inf:
       r.word = sign | (fi.has_inf ? inf_word(fi) : fi.max_finite_magnitude_bits);
       r.overflow = !fi.has_inf;

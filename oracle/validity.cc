@@ -45,10 +45,14 @@ std::string_view word_rule(Format f, Component c, uint32_t word) {
       if (!fi.scale) return "shape";
       if (!fits(*fi.scale, word)) return "scale-nonfinite";
       switch (*fi.scale) {
-        case WordType::F16: return nonnegative_finite_rule(FloatFormat::Binary16, word);
-        case WordType::E4M3FN: return nonnegative_finite_rule(FloatFormat::E4M3FN, word);
-        case WordType::BF16: return nonnegative_finite_rule(FloatFormat::BFloat16, word);
-        default: return "shape";
+        case WordType::F16:
+          return nonnegative_finite_rule(FloatFormat::Binary16, word);
+        case WordType::E4M3FN:
+          return nonnegative_finite_rule(FloatFormat::E4M3FN, word);
+        case WordType::BF16:
+          return nonnegative_finite_rule(FloatFormat::BFloat16, word);
+        default:
+          return "shape";
       }
     case Component::Divisor: {
       if (!fi.divisor) return "shape";
@@ -113,7 +117,8 @@ Violation validate_tensor(Format f, const Tensor& t) {
   }
   // 3. scales in row-major order
   for (uint64_t i = 0; i < t.scales.size(); ++i) {
-    if (auto rule = word_rule(f, Component::Scale, t.scales[i]); !rule.empty()) return violation(std::string(rule), 's', i);
+    if (auto rule = word_rule(f, Component::Scale, t.scales[i]); !rule.empty())
+      return violation(std::string(rule), 's', i);
   }
   // 4. codes in row-major order: word validity, then the zero-scale rule (grouped: code value 0;
   //    FP8 row: a signed zero word). NVFP4 has no zero-scale rule.
@@ -145,9 +150,15 @@ std::vector<uint32_t> dequantize(Context& ctx, Format f, const Tensor& t) {
     const uint32_t s = t.scales[(i / k) * scales_per_row + (i % k) / span];
     Reconstructed r;
     switch (fi.category) {
-      case Category::GroupedInt: r = reconstruct_grouped(ctx, f, t.codes[i], s); break;
-      case Category::BlockScaledFloat: r = reconstruct_nvfp4(ctx, t.codes[i], s, *t.divisor); break;
-      default: r = reconstruct_fp8_row(ctx, t.codes[i], s); break;
+      case Category::GroupedInt:
+        r = reconstruct_grouped(ctx, f, t.codes[i], s);
+        break;
+      case Category::BlockScaledFloat:
+        r = reconstruct_nvfp4(ctx, t.codes[i], s, *t.divisor);
+        break;
+      default:
+        r = reconstruct_fp8_row(ctx, t.codes[i], s);
+        break;
     }
     out.push_back(r.binary32);
   }

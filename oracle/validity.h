@@ -25,9 +25,9 @@ namespace nc::oracle {
 std::string_view word_rule(Format f, Component c, uint32_t word);
 
 struct Violation {
-  std::string rule;      // empty when valid
-  char plane = '-';      // 'c' codes, 's' scales, '-' (shape, divisor)
-  uint64_t index = 0;    // flat index in that plane (row-major)
+  std::string rule;    // empty when valid
+  char plane = '-';    // 'c' codes, 's' scales, '-' (shape, divisor)
+  uint64_t index = 0;  // flat index in that plane (row-major)
   // vectors/FORMAT.md text: "valid" or "!<rule>@<plane><index>" / "!<rule>@-".
   std::string text() const;
   bool valid() const { return rule.empty(); }
@@ -46,8 +46,9 @@ struct Tensor {
 //   1. shape: grouped rank >= 1, NVFP4 and FP8 row rank 2, direct rank >= 1; every extent >= 1
 //      (the spec asks it of a grouped K and of FP8 row; for grouped leading extents and NVFP4 it
 //      is this project's choice, which no corpus case tests: FORMAT.md "Zero extents");
-//      NVFP4 K a multiple of 16 (spec 3.3: every K-axis group holds 16 codes); code plane size = product of extents; scale plane size = leading product * ceil(K/G)
-//      (grouped; NVFP4 K/16) or N (FP8 row); a divisor present exactly for NVFP4 (else "shape")
+//      NVFP4 K a multiple of 16 (spec 3.3: every K-axis group holds 16 codes); code plane size = product of extents;
+//      scale plane size = leading product * ceil(K/G) (grouped; NVFP4 K/16) or N (FP8 row); a divisor present exactly
+//      for NVFP4 (else "shape")
 //   2. divisor (NVFP4): finite and > 0
 //   3. scales in row-major order: word validity
 //   4. codes in row-major order: word validity, then the zero-scale rule (a code in a group/row

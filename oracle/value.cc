@@ -65,9 +65,12 @@ std::string format_exact(const mpq_class& v) {
 
 std::string format_exact(const Exact& v) {
   switch (v.kind) {
-    case Exact::Kind::Inf: return v.negative ? "-inf" : "inf";
-    case Exact::Kind::NaN: return "nan";
-    case Exact::Kind::Finite: break;
+    case Exact::Kind::Inf:
+      return v.negative ? "-inf" : "inf";
+    case Exact::Kind::NaN:
+      return "nan";
+    case Exact::Kind::Finite:
+      break;
   }
   if (sgn(v.q) == 0) return v.negative ? "-0x0p+0" : "0x0p+0";
   return format_exact(v.q);

@@ -64,7 +64,8 @@ nb::object view(const uint32_t* words, size_t n) {
 int target_error(const std::string& what, const std::string& why) {
   std::lock_guard lock(g_target->errors_mutex);
   if (++g_target->errors <= kErrorsShown)
-    std::fprintf(stderr, "ninfer-conform: python target %s: %s: %s\n", g_target->name.c_str(), what.c_str(), why.c_str());
+    std::fprintf(stderr, "ninfer-conform: python target %s: %s: %s\n", g_target->name.c_str(), what.c_str(),
+                 why.c_str());
   if (g_target->errors == kErrorsShown + 1)
     std::fprintf(stderr, "ninfer-conform: python target %s: further errors not shown\n", g_target->name.c_str());
   return NC_EINVALID;
@@ -87,7 +88,8 @@ bool copy_words(nb::handle result, size_t n, Out* out, std::string* why) {
     return false;
   }
   const nb::dlpack::dtype t = a.dtype();
-  const bool integer = t.code == uint8_t(nb::dlpack::dtype_code::UInt) || t.code == uint8_t(nb::dlpack::dtype_code::Int) ||
+  const bool integer = t.code == uint8_t(nb::dlpack::dtype_code::UInt) ||
+                       t.code == uint8_t(nb::dlpack::dtype_code::Int) ||
                        t.code == uint8_t(nb::dlpack::dtype_code::Bool);
   if (!integer || t.lanes != 1 || (t.bits != 8 && t.bits != 16 && t.bits != 32 && t.bits != 64)) {
     *why = "returned an array of " +
@@ -101,10 +103,18 @@ bool copy_words(nb::handle result, size_t n, Out* out, std::string* why) {
     const char* p = base + int64_t(i) * stride;
     uint64_t v = 0;
     switch (t.bits) {
-      case 8: v = *reinterpret_cast<const uint8_t*>(p); break;
-      case 16: v = *reinterpret_cast<const uint16_t*>(p); break;
-      case 32: v = *reinterpret_cast<const uint32_t*>(p); break;
-      default: v = *reinterpret_cast<const uint64_t*>(p); break;
+      case 8:
+        v = *reinterpret_cast<const uint8_t*>(p);
+        break;
+      case 16:
+        v = *reinterpret_cast<const uint16_t*>(p);
+        break;
+      case 32:
+        v = *reinterpret_cast<const uint32_t*>(p);
+        break;
+      default:
+        v = *reinterpret_cast<const uint64_t*>(p);
+        break;
     }
     out[i] = Out(v);
   }
@@ -170,7 +180,8 @@ int py_reconstruct(nc_format fmt, const uint32_t* code, const uint32_t* scale, c
   return call_python(
       "reconstruct(" + f + ")",
       [&] {
-        return g_target->reconstruct(f, view(code, n), view(scale, n), divisor ? view(divisor, n) : nb::object(nb::none()));
+        return g_target->reconstruct(f, view(code, n), view(scale, n),
+                                     divisor ? view(divisor, n) : nb::object(nb::none()));
       },
       [&](nb::handle res, std::string* why) { return copy_words(res, n, out, why); });
 }

@@ -67,7 +67,8 @@ inline constexpr std::array<FormatInfo, kFormatCount> kFormats{{
     {Format::Q6G64_F16S, "Q6G64_F16S", Category::GroupedInt, WordType::Q6_CODE, WordType::F16, std::nullopt, 64, 6},
     {Format::W8G32_F16S, "W8G32_F16S", Category::GroupedInt, WordType::W8_CODE, WordType::F16, std::nullopt, 32, 8},
     {Format::NVFP4, "NVFP4", Category::BlockScaledFloat, WordType::E2M1, WordType::E4M3FN, WordType::FP32, 16, 4},
-    {Format::FP8_E4M3FN_ROW_BF16S, "FP8_E4M3FN_ROW_BF16S", Category::RowScaledFloat, WordType::E4M3FN, WordType::BF16, std::nullopt, 0, 8},
+    {Format::FP8_E4M3FN_ROW_BF16S, "FP8_E4M3FN_ROW_BF16S", Category::RowScaledFloat, WordType::E4M3FN, WordType::BF16,
+     std::nullopt, 0, 8},
 }};
 
 // How a float word type spells NaN: the letters of its name say it (IEEE types; "FN" = finite,
@@ -182,12 +183,12 @@ enum class RuleId : uint8_t {
 inline constexpr int kRuleCount = 10;
 inline constexpr std::array<std::string_view, kRuleCount> kRuleNames{
     "shape",   "code-illegal",   "scale-negative", "scale-nonfinite", "zero-scale-codes",
-    "divisor", "unknown-format", "nonfinite",      "scale-overflow", "index"};
+    "divisor", "unknown-format", "nonfinite",      "scale-overflow",  "index"};
 
 // The decode op's `class` column (FORMAT.md), in the oracle's ValueClass order.
 inline constexpr int kValueClassCount = 6;
 inline constexpr std::array<std::string_view, kValueClassCount> kValueClassTokens{"zero", "subnormal", "normal",
-                                                                                   "inf",  "nan",       "int"};
+                                                                                  "inf",  "nan",       "int"};
 
 constexpr const FormatInfo& info(Format f) { return kFormats[static_cast<size_t>(f)]; }
 constexpr const WordTypeInfo& info(WordType w) { return kWordTypes[static_cast<size_t>(w)]; }

@@ -187,7 +187,10 @@ void decode(const nc_plugin_v1& p, std::string_view request, std::string* line) 
     std::fill(valid.begin(), valid.end(), kPoisonValid);
     return p.decode(*wt, in.data(), in.size(), dst, valid.data());
   };
-  if (!status_ok(poisoned_call(call, out, [&](size_t i) { return valid[i] != 0; }, &unwritten), line)) return;
+  if (!status_ok(poisoned_call(
+                     call, out, [&](size_t i) { return valid[i] != 0; }, &unwritten),
+                 line))
+    return;
   unwritten += size_t(std::count(valid.begin(), valid.end(), kPoisonValid));
   if (!all_written(unwritten, in.size(), line)) return;
   AnswerWriter a(line, 2 + in.size() * 12);  // " -2147483648" is the longest token
@@ -270,9 +273,10 @@ void reconstruct(const nc_plugin_v1& p, std::string_view request, std::string* l
     div.push_back(uint32_t(d));
   }
   // The ABI has no per-element validity for reconstruct: a batch holding one pair without a value
-  // (W8 0x80; a nonzero code under a +0 scale, FORMAT.md "Invalid pairs") fails whole. Such a batch is retried in halves, down to single elements, so
-  // the few refused elements of a large batch cost a few calls each; an element refused alone is
-  // answered `invalid`, which the runner judges against the record's !code-illegal or !zero-scale-codes.
+  // (W8 0x80; a nonzero code under a +0 scale, FORMAT.md "Invalid pairs") fails whole. Such a batch is retried in
+  // halves, down to single elements, so the few refused elements of a large batch cost a few calls each; an element
+  // refused alone is answered `invalid`, which the runner judges against the record's !code-illegal or
+  // !zero-scale-codes.
   std::vector<uint32_t> out(code.size());
   std::vector<uint8_t> refused(code.size());
   uint32_t* dst = nullptr;
@@ -294,7 +298,8 @@ void reconstruct(const nc_plugin_v1& p, std::string_view request, std::string* l
     std::fill(refused.begin(), refused.end(), 0);
     return call(call, 0, code.size());
   };
-  const int st = poisoned_call(whole, out, [&](size_t i) { return !refused[i]; }, &unwritten);
+  const int st = poisoned_call(
+      whole, out, [&](size_t i) { return !refused[i]; }, &unwritten);
   if (!status_ok(st, line) || !all_written(unwritten, out.size(), line)) return;
   AnswerWriter a(line, 2 + out.size() * 9);
   a.put("ok");
@@ -316,7 +321,9 @@ void convert(const nc_plugin_v1& p, std::string_view request, std::string* line)
   std::vector<uint32_t> out(in.size());
   size_t unwritten = 0;
   auto call = [&](uint32_t* dst) { return p.convert(*r, in.data(), in.size(), dst); };
-  if (!status_ok(poisoned_call(call, out, [](size_t) { return true; }, &unwritten), line) ||
+  if (!status_ok(poisoned_call(
+                     call, out, [](size_t) { return true; }, &unwritten),
+                 line) ||
       !all_written(unwritten, out.size(), line))
     return;
   const int digits = recipe_result_hex_digits(*r);
@@ -402,10 +409,10 @@ void validate_tensor(const nc_plugin_v1& p, std::string_view request, std::strin
   if (!tensor_of(t, &x)) return error(line, "malformed validate-tensor request");
   int32_t rule = kPoisonScalar;
   int64_t where = kPoisonWhere;
-  if (!status_ok(p.validate_tensor(x.fmt, x.shape.size(), x.shape.data(), x.codes.data(), x.codes.size(),
-                                   x.scales.data(), x.scales.size(), x.has_divisor ? &x.divisor : nullptr, &rule,
-                                   &where),
-                 line) ||
+  if (!status_ok(
+          p.validate_tensor(x.fmt, x.shape.size(), x.shape.data(), x.codes.data(), x.codes.size(), x.scales.data(),
+                            x.scales.size(), x.has_divisor ? &x.divisor : nullptr, &rule, &where),
+          line) ||
       !scalar_written(rule != kPoisonScalar, "its rule", line))
     return;
   if (rule == NC_RULE_NONE) return void(line->assign("ok valid"));
@@ -429,7 +436,9 @@ void dequantize(const nc_plugin_v1& p, std::string_view request, std::string* li
     return p.dequantize(x.fmt, x.shape.size(), x.shape.data(), x.codes.data(), x.codes.size(), x.scales.data(),
                         x.scales.size(), x.has_divisor ? &x.divisor : nullptr, dst);
   };
-  if (!status_ok(poisoned_call(call, out, [](size_t) { return true; }, &unwritten), line) ||
+  if (!status_ok(poisoned_call(
+                     call, out, [](size_t) { return true; }, &unwritten),
+                 line) ||
       !all_written(unwritten, out.size(), line))
     return;
   line->assign("ok ");
@@ -469,8 +478,8 @@ void layout(const nc_plugin_v1& p, std::string_view request, std::string* line) 
   // the runner judges against the record's !shape or !index (FORMAT.md "Layout refusals").
   std::vector<uint8_t> refused(n);
   auto call = [&](auto& self, size_t from, size_t to) -> int {
-    const int st = fn(*fmt, *lay, rows.data() + from, k.data() + from, row.data() + from, block.data() + from, to - from,
-                      offset.data() + from, plane.data() + from);
+    const int st = fn(*fmt, *lay, rows.data() + from, k.data() + from, row.data() + from, block.data() + from,
+                      to - from, offset.data() + from, plane.data() + from);
     if (st != NC_EINVALID) return st;
     if (to - from <= 1) {
       if (to > from) refused[from] = 1;

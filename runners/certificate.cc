@@ -143,9 +143,10 @@ std::string certificate_markdown(const ReplayResult& r, const std::vector<sweep:
   if (const Environment& e = r.environment; !e.cpu_model.empty()) {
     std::string isa;
     for (const std::string& f : e.isa) isa += (isa.empty() ? "" : " ") + f;
-    m += "| cpu | " + e.cpu_model + "; " + (isa.empty() ? std::string("no conversion-relevant features reported") : isa) +
-         " |\n";
-    m += "| threads | " + std::to_string(e.jobs) + " (--jobs) of " + std::to_string(e.logical_cpus) + " logical CPUs |\n";
+    m += "| cpu | " + e.cpu_model + "; " +
+         (isa.empty() ? std::string("no conversion-relevant features reported") : isa) + " |\n";
+    m += "| threads | " + std::to_string(e.jobs) + " (--jobs) of " + std::to_string(e.logical_cpus) +
+         " logical CPUs |\n";
     m += "| target reports | " + (e.target_info.empty() ? std::string("nothing (no `info` answer)") : e.target_info) +
          " |\n";
   }
@@ -169,8 +170,8 @@ std::string certificate_markdown(const ReplayResult& r, const std::vector<sweep:
     passes_total += s.policy_passes.size();
     passes_in_json += std::min(s.policy_passes.size(), max_listed_failures);
     const std::string profile = departure_profile(s.departures());
-    passes += "- " + s.name + ": " + std::to_string(s.policy_passes.size()) + " under policy " + joined(s.policies_used) +
-              (profile.empty() ? "" : "; " + profile) + "\n";
+    passes += "- " + s.name + ": " + std::to_string(s.policy_passes.size()) + " under policy " +
+              joined(s.policies_used) + (profile.empty() ? "" : "; " + profile) + "\n";
     for (const CaseResult& c : s.policy_passes)
       if (passes_listed < kCertificateMarkdownFailureCap) {
         ++passes_listed;
@@ -180,7 +181,8 @@ std::string certificate_markdown(const ReplayResult& r, const std::vector<sweep:
   }
   if (!passes.empty()) {
     m += "\n## Passed under a policy\n\nCases whose result is not the recipe's but one a policy of the record allows "
-         "(vectors/FORMAT.md), with what the target returned and how it departs.\n\n" + passes;
+         "(vectors/FORMAT.md), with what the target returned and how it departs.\n\n" +
+         passes;
     if (passes_in_json > passes_listed)
       m += "\n" + std::to_string(passes_in_json - passes_listed) + " more are listed in certificate.json.\n";
     if (passes_total > passes_in_json)
@@ -219,7 +221,8 @@ std::string certificate_markdown(const ReplayResult& r, const std::vector<sweep:
     m += "\n" + std::to_string(in_json - listed) + " more failures are listed in certificate.json.\n";
   if (total > in_json)
     m += "\nCounted but not listed: " + std::to_string(total - in_json) + " failures (certificate.json lists at most " +
-         std::to_string(max_listed_failures) + " a suite, and gives each suite's SHA-256 of all its failing case IDs).\n";
+         std::to_string(max_listed_failures) +
+         " a suite, and gives each suite's SHA-256 of all its failing case IDs).\n";
   if (sweeps.empty()) return m;
 
   m += "\n## Sweeps\n\nEach domain's inputs run through the target and compared with the integer reference "
@@ -256,7 +259,7 @@ std::string certificate_markdown(const ReplayResult& r, const std::vector<sweep:
     if (!s.tally.target_error.empty()) findings += "- " + s.domain + ": target error: " + s.tally.target_error + "\n";
     if (!s.tally.accepted.empty())
       policy_profiles += "- " + s.domain + ": " + counts_text(s.tally.accepted) +
-                  (s.tally.departures.empty() ? "" : "; " + departure_profile(s.tally.departures)) + "\n";
+                         (s.tally.departures.empty() ? "" : "; " + departure_profile(s.tally.departures)) + "\n";
     const sweep::GeometryResult& g = s.geometry;
     if (g.sample) {
       geometry += "- " + s.domain + ": " + std::to_string(g.sample) + " inputs (" + g.sample_about + "), " +
@@ -286,7 +289,8 @@ std::string certificate_markdown(const ReplayResult& r, const std::vector<sweep:
     m += "\n### Profiles\n\nEach conversion's results on its class sample (the first geometry), compared with every "
          "known profile: the recipes of the same destination, and the recipe with one classic mistake (truncation, "
          "ties away, FTZ, DAZ, double rounding, NaN canonicalised, saturation, overflow at the largest finite "
-         "value); certificate.json gives every candidate's count.\n\n" + profiles;
+         "value); certificate.json gives every candidate's count.\n\n" +
+         profiles;
   m += "\n### Sweep findings\n\n" + (findings.empty() ? std::string("None.\n") : findings);
   if (!policy_profiles.empty()) m += "\n### Sweep passes under a policy\n\n" + policy_profiles;
   return m;
@@ -307,8 +311,11 @@ std::string certificate_json(const ReplayResult& r, const std::vector<sweep::Out
   j["scope"] = scope_json(r);
   j["generated_at"] = generated_at;
   if (const Environment& e = r.environment; !e.cpu_model.empty())
-    j["environment"] = {{"cpu_model", e.cpu_model}, {"isa", e.isa}, {"logical_cpus", e.logical_cpus},
-                        {"jobs", e.jobs}, {"target_info", e.target_info}};
+    j["environment"] = {{"cpu_model", e.cpu_model},
+                        {"isa", e.isa},
+                        {"logical_cpus", e.logical_cpus},
+                        {"jobs", e.jobs},
+                        {"target_info", e.target_info}};
   j["capabilities"] = nlohmann::ordered_json::array();
   for (const CapabilityVerdict& v : capability_verdicts(r, sweeps))
     j["capabilities"].push_back({{"capability", capability_verb(v.cap)},
@@ -334,8 +341,12 @@ std::string certificate_json(const ReplayResult& r, const std::vector<sweep::Out
     js["failures"] = nlohmann::ordered_json::array();
     for (size_t i = 0; i < s.failures.size() && i < max_listed_failures; ++i) {
       const CaseResult& f = s.failures[i];
-      js["failures"].push_back({{"id", f.id}, {"verdict", verdict_name(f.verdict)}, {"inputs", f.inputs},
-                                {"expect", f.expect}, {"actual", f.actual}, {"tags", f.tags}});
+      js["failures"].push_back({{"id", f.id},
+                                {"verdict", verdict_name(f.verdict)},
+                                {"inputs", f.inputs},
+                                {"expect", f.expect},
+                                {"actual", f.actual},
+                                {"tags", f.tags}});
     }
     // Passes under a policy, listed like failures, with what the target returned.
     js["policy_passes_total"] = s.policy_passes.size();
@@ -346,8 +357,12 @@ std::string certificate_json(const ReplayResult& r, const std::vector<sweep::Out
     js["policy_passes"] = nlohmann::ordered_json::array();
     for (size_t i = 0; i < s.policy_passes.size() && i < max_listed_failures; ++i) {
       const CaseResult& c = s.policy_passes[i];
-      js["policy_passes"].push_back({{"id", c.id}, {"policy", c.policy}, {"inputs", c.inputs}, {"expect", c.expect},
-                                     {"actual", c.actual}, {"departure", departure_names(c.departure)}});
+      js["policy_passes"].push_back({{"id", c.id},
+                                     {"policy", c.policy},
+                                     {"inputs", c.inputs},
+                                     {"expect", c.expect},
+                                     {"actual", c.actual},
+                                     {"departure", departure_names(c.departure)}});
     }
     j["suites"].push_back(js);
   }
@@ -379,8 +394,11 @@ std::string certificate_json(const ReplayResult& r, const std::vector<sweep::Out
     js["target_error"] = s.tally.target_error;
     js["first"] = nlohmann::ordered_json::array();
     for (const sweep::Mismatch& x : s.tally.first)
-      js["first"].push_back({{"index", x.index}, {"class", x.mismatch_class}, {"input", x.input},
-                             {"expected", x.expected}, {"actual", x.actual}});
+      js["first"].push_back({{"index", x.index},
+                             {"class", x.mismatch_class},
+                             {"input", x.input},
+                             {"expected", x.expected},
+                             {"actual", x.actual}});
     if (s.geometry.sample) js["geometry"] = sweep::geometry_json(s.geometry);
     if (s.grid.columns) js["cells"] = sweep::cells_json(s);
     j["sweeps"].push_back(js);

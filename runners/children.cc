@@ -91,7 +91,8 @@ void keep_shell(pid_t runner, const char* command) {
     getrlimit(RLIMIT_NOFILE, &open_files);
     for (rlim_t fd = 3; fd < open_files.rlim_cur; ++fd) close(int(fd));
   }
-  struct sigaction on_death {}, hangup {};
+  struct sigaction on_death {
+  }, hangup{};
   on_death.sa_handler = kill_own_group;
   sigemptyset(&on_death.sa_mask);
   sigaction(SIGHUP, &on_death, &hangup);

@@ -23,15 +23,16 @@ constexpr NanLayout nan_layout(WordType w) {
   return {int(i.bits), int(i.fraction_bits), i.nan == NanSpelling::Ieee};
 }
 constexpr uint32_t magnitude_mask(WordType w) { return uint32_t((uint64_t(1) << (info(w).bits - 1)) - 1); }
-constexpr uint32_t exponent_ones(WordType w) {
-  return ((1u << info(w).exponent_bits) - 1) << info(w).fraction_bits;
-}
+constexpr uint32_t exponent_ones(WordType w) { return ((1u << info(w).exponent_bits) - 1) << info(w).fraction_bits; }
 // A NaN word of the type (its bits above the width are ignored).
 constexpr bool is_nan_word(WordType w, uint32_t x) {
   switch (info(w).nan) {
-    case NanSpelling::Ieee: return (x & magnitude_mask(w)) > exponent_ones(w);
-    case NanSpelling::AllOnes: return (x & magnitude_mask(w)) == magnitude_mask(w);
-    case NanSpelling::None: break;
+    case NanSpelling::Ieee:
+      return (x & magnitude_mask(w)) > exponent_ones(w);
+    case NanSpelling::AllOnes:
+      return (x & magnitude_mask(w)) == magnitude_mask(w);
+    case NanSpelling::None:
+      break;
   }
   return false;
 }
@@ -39,9 +40,12 @@ constexpr bool is_nan_word(WordType w, uint32_t x) {
 // type has no quiet bit); none for a type without NaN.
 constexpr std::optional<uint32_t> canonical_nan_word(WordType w) {
   switch (info(w).nan) {
-    case NanSpelling::Ieee: return exponent_ones(w) | (1u << (info(w).fraction_bits - 1));
-    case NanSpelling::AllOnes: return magnitude_mask(w);
-    case NanSpelling::None: break;
+    case NanSpelling::Ieee:
+      return exponent_ones(w) | (1u << (info(w).fraction_bits - 1));
+    case NanSpelling::AllOnes:
+      return magnitude_mask(w);
+    case NanSpelling::None:
+      break;
   }
   return std::nullopt;
 }
@@ -57,7 +61,7 @@ enum Departure : unsigned {
 };
 inline constexpr int kDepartureCount = 6;
 inline constexpr const char* kDepartureNames[kDepartureCount] = {
-    "NaN sign dropped",    "NaN sign set",        "signalling NaN kept signalling",
+    "NaN sign dropped",       "NaN sign set",        "signalling NaN kept signalling",
     "signalling NaN quieted", "NaN payload dropped", "NaN payload changed"};
 
 // expected and actual are both NaN words of the layout. Types whose NaN has no quiet bit or

@@ -38,18 +38,27 @@ std::string encode_step(const CaseResult& f) {
 // op's common path is. What that path is, per op.
 std::string common_path(Capability cap) {
   switch (cap) {
-    case Capability::Decode: return "the value of ordinary words: a wrong table entry, exponent bias or fraction width";
-    case Capability::Validate: return "the validity rule itself: which words are rejected (sign, zero, positivity, finiteness)";
-    case Capability::Parse: return "the name comparison itself (exact bytes, no aliases)";
+    case Capability::Decode:
+      return "the value of ordinary words: a wrong table entry, exponent bias or fraction width";
+    case Capability::Validate:
+      return "the validity rule itself: which words are rejected (sign, zero, positivity, finiteness)";
+    case Capability::Parse:
+      return "the name comparison itself (exact bytes, no aliases)";
     case Capability::Reconstruct:
       return "the reconstruction formula: how the code is read (two's complement, not offset binary or "
-             "sign-magnitude), the multiplier (code * scale, and for NVFP4 a division by the divisor) or the single rounding "
+             "sign-magnitude), the multiplier (code * scale, and for NVFP4 a division by the divisor) or the single "
+             "rounding "
              "of the product to binary32";
-    case Capability::Convert: return "the rounding of ordinary values (round to nearest, ties to even)";
-    case Capability::Encode: return "a step of spec 7 that every group goes through (see the step lines)";
-    case Capability::ValidateTensor: return "the order or the scope of the tensor rules (shape, divisor, scales, codes)";
-    case Capability::Dequantize: return "the group or block indexing, or the element formula";
-    case Capability::Layout: return "the tile geometry (tile size, row groups, padding) of the layout";
+    case Capability::Convert:
+      return "the rounding of ordinary values (round to nearest, ties to even)";
+    case Capability::Encode:
+      return "a step of spec 7 that every group goes through (see the step lines)";
+    case Capability::ValidateTensor:
+      return "the order or the scope of the tensor rules (shape, divisor, scales, codes)";
+    case Capability::Dequantize:
+      return "the group or block indexing, or the element formula";
+    case Capability::Layout:
+      return "the tile geometry (tile size, row groups, padding) of the layout";
   }
   return "the op's common path";
 }
@@ -117,19 +126,23 @@ std::vector<std::string> diagnose(const corpus::SuiteHeader& suite, const SuiteR
                     " replayed cases fail, spread like the suite): suspect " + common_path(r.cap));
   for (size_t i = 0; i < tags.size() && i < 3; ++i) {
     const TagLift& t = tags[i];
-    const std::string share = t.in_failures == n ? (n == 1 ? "the 1 failure is" : "all " + std::to_string(n) + " failures are")
-                                                 : std::to_string(t.in_failures) + " of " + std::to_string(n) + " failures";
+    const std::string share = t.in_failures == n
+                                  ? (n == 1 ? "the 1 failure is" : "all " + std::to_string(n) + " failures are")
+                                  : std::to_string(t.in_failures) + " of " + std::to_string(n) + " failures";
     lines.push_back(share + " tagged " + t.tag + " (" + percent(t.in_failures, n) + "% of failures, " +
-                    percent(t.in_replayed, std::max(replayed, t.in_replayed)) + "% of replayed cases): " + cause(t.tag));
+                    percent(t.in_replayed, std::max(replayed, t.in_replayed)) +
+                    "% of replayed cases): " + cause(t.tag));
   }
-  if (by_tag.empty()) lines.push_back(std::to_string(n) + (n == 1 ? " failure is" : " failures are") + " untagged: no tag points at a cause");
+  if (by_tag.empty())
+    lines.push_back(std::to_string(n) + (n == 1 ? " failure is" : " failures are") +
+                    " untagged: no tag points at a cause");
   if (r.cap == Capability::Encode) {
     std::map<std::string, size_t> steps;
     for (const CaseResult& f : r.failures)
       if (f.verdict == Verdict::Fail) ++steps[encode_step(f)];
     for (auto& [step, count] : steps)
       lines.push_back(std::to_string(count) + " encode failure(s) diverge at the " + step +
-                      (step == "scale" ? " step (amax32 / raw_scale32 / scale16 of spec 7)"
+                      (step == "scale"  ? " step (amax32 / raw_scale32 / scale16 of spec 7)"
                        : step == "code" ? " step (inv32 / normalized32 / code rounding of spec 7; scales match)"
                                         : " (success vs failure outcome)"));
   }

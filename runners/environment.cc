@@ -9,11 +9,11 @@
 namespace nc::runners {
 
 std::vector<std::string> relevant_isa(const std::vector<std::string>& cpu_flags) {
-  static const char* const kRelevant[] = {
-      "sse4_1",      "sse4_2",   "avx",      "avx2",     "fma",         "f16c",        "avx512f",
-      "avx512bw",    "avx512vl", "avx512dq", "avx512_bf16", "avx512_fp16", "avx_vnni",  "avx512_vnni",
-      "amx_tile",    "amx_bf16", "amx_fp16", "amx_int8", "asimd",       "fphp",        "asimdhp",
-      "bf16",        "sve",      "sve2",     "i8mm"};
+  static const char* const kRelevant[] = {"sse4_1",      "sse4_2",      "avx",      "avx2",        "fma",
+                                          "f16c",        "avx512f",     "avx512bw", "avx512vl",    "avx512dq",
+                                          "avx512_bf16", "avx512_fp16", "avx_vnni", "avx512_vnni", "amx_tile",
+                                          "amx_bf16",    "amx_fp16",    "amx_int8", "asimd",       "fphp",
+                                          "asimdhp",     "bf16",        "sve",      "sve2",        "i8mm"};
   std::vector<std::string> out;
   for (const std::string& f : cpu_flags)
     if (std::find(std::begin(kRelevant), std::end(kRelevant), f) != std::end(kRelevant)) out.push_back(f);

@@ -9,11 +9,11 @@
 namespace nc::runners {
 
 struct Environment {
-  std::string cpu_model;               // /proc/cpuinfo "model name" (or "-")
-  std::vector<std::string> isa;        // the conversion-relevant features the CPU reports, sorted
-  unsigned logical_cpus = 0;           // online logical CPUs
-  unsigned jobs = 0;                   // replay workers and sweep threads (--jobs)
-  std::string target_info;             // the target's `info` answer, "" when it gives none
+  std::string cpu_model;         // /proc/cpuinfo "model name" (or "-")
+  std::vector<std::string> isa;  // the conversion-relevant features the CPU reports, sorted
+  unsigned logical_cpus = 0;     // online logical CPUs
+  unsigned jobs = 0;             // replay workers and sweep threads (--jobs)
+  std::string target_info;       // the target's `info` answer, "" when it gives none
 };
 
 // The conversion-relevant features among the CPU's flags (x86: SSE4, AVX, F16C, FMA, AVX-512 and

@@ -25,7 +25,9 @@ std::string text(const json& j, const char* key) {
 
 uint64_t count(const json& j, const char* key) {
   const json& v = member(j, key);
-  return v.is_number_unsigned() ? v.get<uint64_t>() : v.is_number_integer() && v.get<int64_t>() > 0 ? uint64_t(v.get<int64_t>()) : 0;
+  return v.is_number_unsigned()                          ? v.get<uint64_t>()
+         : v.is_number_integer() && v.get<int64_t>() > 0 ? uint64_t(v.get<int64_t>())
+                                                         : 0;
 }
 
 std::string num(uint64_t v) { return std::to_string(v); }
@@ -52,7 +54,8 @@ std::string generic(const json& v) {
 std::string verdict_class(const std::string& verdict) {
   std::string v;
   for (char c : verdict) v += char(std::tolower(static_cast<unsigned char>(c)));
-  if (v.find("not conformant") != std::string::npos || v.rfind("untested", 0) == 0) return v.rfind("untested", 0) == 0 ? "untested" : "fail";
+  if (v.find("not conformant") != std::string::npos || v.rfind("untested", 0) == 0)
+    return v.rfind("untested", 0) == 0 ? "untested" : "fail";
   if (v.find("under polic") != std::string::npos) return "policy";
   return v.find("conformant") != std::string::npos ? "conformant" : "untested";
 }
@@ -73,7 +76,8 @@ const char kStyle[] =
 
 std::string page_head(const std::string& title) {
   return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n"
+         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
+         "img-src data:\">\n"
          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>" +
          escape(title) + "</title>\n<style>\n" + kStyle + "</style>\n</head>\n<body>\n";
 }
@@ -93,7 +97,10 @@ std::vector<svg::Bar> ulp_buckets(const json& errors) {
     const size_t slot = ulp == 0 ? 0 : size_t(b) + 1;
     while (bars.size() <= slot) {
       const size_t i = bars.size();
-      bars.push_back({i == 0 ? "0" : i == 1 ? "1" : num(uint64_t(1) << (i - 1)) + "-" + num((uint64_t(1) << i) - 1), 0});
+      bars.push_back({i == 0   ? "0"
+                      : i == 1 ? "1"
+                               : num(uint64_t(1) << (i - 1)) + "-" + num((uint64_t(1) << i) - 1),
+                      0});
     }
     bars[slot].count += v.is_number_unsigned() ? v.get<uint64_t>() : 0;
   }
@@ -108,11 +115,13 @@ std::string sweep_section(const json& s) {
   std::string h = "<section id=\"" + escape(id) + "\">\n<h3>" + escape(domain) + "</h3>\n";
   if (!member(s, "failure").is_null() && text(s, "failure") != "")
     return h + "<p>No report: " + escape(text(s, "failure")) + "</p>\n</section>\n";
-  const uint64_t size = count(s, "domain_size"), covered = count(s, "covered"), stride = std::max<uint64_t>(1, count(s, "stride"));
+  const uint64_t size = count(s, "domain_size"), covered = count(s, "covered"),
+                 stride = std::max<uint64_t>(1, count(s, "stride"));
   uint64_t accepted = 0;
   for (const auto& [k, v] : member(s, "accepted").items()) accepted += v.is_number_unsigned() ? v.get<uint64_t>() : 0;
-  h += "<p>" + num(covered) + " of " + num(size) + " inputs judged" + (stride > 1 ? " (1 in " + num(stride) + ")" : "") +
-       ": <strong>" + num(count(s, "mismatches")) + "</strong> mismatches, " + num(accepted) + " passed under a policy";
+  h += "<p>" + num(covered) + " of " + num(size) + " inputs judged" +
+       (stride > 1 ? " (1 in " + num(stride) + ")" : "") + ": <strong>" + num(count(s, "mismatches")) +
+       "</strong> mismatches, " + num(accepted) + " passed under a policy";
   if (count(s, "unsupported")) h += ", " + num(count(s, "unsupported")) + " declined";
   if (count(s, "errored")) h += ", " + num(count(s, "errored")) + " in failed batches";
   if (count(s, "invalid")) h += ", " + num(count(s, "invalid")) + " invalid inputs skipped";
@@ -124,9 +133,9 @@ std::string sweep_section(const json& s) {
     h += "</table>\n";
   }
   if (text(s, "target_error") != "") h += "<p>Target error: " + escape(text(s, "target_error")) + "</p>\n";
-  static const std::set<std::string> sweep_known = {"domain", "provided", "op", "domain_size", "stride", "covered",
-                                                    "unsupported", "errored", "invalid", "mismatches", "classes",
-                                                    "accepted", "target_error", "first", "cells", "failure"};
+  static const std::set<std::string> sweep_known = {
+      "domain",  "provided",   "op",      "domain_size", "stride",       "covered", "unsupported", "errored",
+      "invalid", "mismatches", "classes", "accepted",    "target_error", "first",   "cells",       "failure"};
   for (const auto& [k, v] : s.items())
     if (!sweep_known.count(k) && !v.is_null() && !(v.is_structured() && v.empty()))
       h += "<p><strong>" + escape(k) + "</strong>: " + generic(v) + "</p>\n";
@@ -159,8 +168,9 @@ std::string sweep_section(const json& s) {
           p.cell_href.resize(n);
           if (p.cell_href[cell].empty()) p.cell_href[cell] = "#" + first_id + "-" + num(index);
         }
-      h += "<figure>\n" + svg::grid(p) + "<figcaption class=\"note\">Across: " + escape(p.across) + ". Down: " +
-           escape(p.down) + ". Hover a cell for its counts; a red cell links to the mismatches listed below.</figcaption>\n</figure>\n";
+      h += "<figure>\n" + svg::grid(p) + "<figcaption class=\"note\">Across: " + escape(p.across) +
+           ". Down: " + escape(p.down) +
+           ". Hover a cell for its counts; a red cell links to the mismatches listed below.</figcaption>\n</figure>\n";
     } else {
       h += "<p class=\"note\">The certificate's cells are malformed; no picture.</p>\n";
     }
@@ -169,15 +179,18 @@ std::string sweep_section(const json& s) {
          "certificates kept one, or the domain has no grid).</p>\n";
   }
   if (first.is_array() && !first.empty()) {
-    h += "<details id=\"" + escape(first_id) + "\"" + (first.size() <= 16 ? " open" : "") + "><summary>" + num(first.size()) +
+    h += "<details id=\"" + escape(first_id) + "\"" + (first.size() <= 16 ? " open" : "") + "><summary>" +
+         num(first.size()) +
          " listed mismatches (the first of each class by input)</summary>\n<table><tr><th>index</th><th>class</th>"
          "<th>input</th><th>expected</th><th>returned</th></tr>\n";
     for (const json& f : first) {
       std::string input;
-      for (const json& x : member(f, "input")) input += (input.empty() ? "" : " ") + (x.is_string() ? x.get<std::string>() : x.dump());
-      h += "<tr id=\"" + escape(first_id + "-" + num(count(f, "index"))) + "\"><td>" + num(count(f, "index")) + "</td><td>" +
-           escape(text(f, "class")) + "</td><td class=\"mono\">" + escape(input) + "</td><td class=\"mono\">" +
-           escape(text(f, "expected")) + "</td><td class=\"mono\">" + escape(text(f, "actual")) + "</td></tr>\n";
+      for (const json& x : member(f, "input"))
+        input += (input.empty() ? "" : " ") + (x.is_string() ? x.get<std::string>() : x.dump());
+      h += "<tr id=\"" + escape(first_id + "-" + num(count(f, "index"))) + "\"><td>" + num(count(f, "index")) +
+           "</td><td>" + escape(text(f, "class")) + "</td><td class=\"mono\">" + escape(input) +
+           "</td><td class=\"mono\">" + escape(text(f, "expected")) + "</td><td class=\"mono\">" +
+           escape(text(f, "actual")) + "</td></tr>\n";
     }
     h += "</table>\n</details>\n";
   }
@@ -208,19 +221,20 @@ std::string certificate_html(const json& c) {
        escape(text(c, "corpus")) + "</td></tr>\n<tr><th>generated at</th><td>" + escape(text(c, "generated_at")) +
        "</td></tr>\n</table>\n";
 
-  h += "<h2>Capabilities</h2>\n<table><tr><th>capability</th><th>verdict</th><th>cases</th><th>failed</th><th>untested</th></tr>\n";
+  h += "<h2>Capabilities</h2>\n<table><tr><th>capability</th><th>verdict</th><th>cases</th><th>failed</"
+       "th><th>untested</th></tr>\n";
   for (const json& cap : member(c, "capabilities")) {
     const std::string v = text(cap, "verdict");
-    h += "<tr><td>" + escape(text(cap, "capability")) + "</td><td class=\"" + verdict_class(v) + "\">" + escape(v) + "</td><td>" +
-         num(count(cap, "cases")) + "</td><td>" + num(count(cap, "failed")) + "</td><td>" + num(count(cap, "untested")) +
-         "</td></tr>\n";
+    h += "<tr><td>" + escape(text(cap, "capability")) + "</td><td class=\"" + verdict_class(v) + "\">" + escape(v) +
+         "</td><td>" + num(count(cap, "cases")) + "</td><td>" + num(count(cap, "failed")) + "</td><td>" +
+         num(count(cap, "untested")) + "</td></tr>\n";
   }
   h += "</table>\n";
 
   // Members this renderer does not know (a departure profile, qualified verdicts) as they are.
-  static const std::set<std::string> known = {"schema", "target", "corpus_manifest_sha256", "corpus", "corpus_official",
-                                              "conformant", "verdict", "scope", "generated_at", "capabilities",
-                                              "suites", "sweeps"};
+  static const std::set<std::string> known = {
+      "schema",  "target", "corpus_manifest_sha256", "corpus",       "corpus_official", "conformant",
+      "verdict", "scope",  "generated_at",           "capabilities", "suites",          "sweeps"};
   for (const auto& [k, v] : c.items()) {
     if (known.count(k)) continue;
     std::string title = k;
@@ -230,8 +244,10 @@ std::string certificate_html(const json& c) {
   }
 
   const json& suites = member(c, "suites");
-  h += "<h2>Suites</h2>\n<p class=\"note\">Suites the target judged (the others are not provided; see the scope below).</p>\n"
-       "<table><tr><th>suite</th><th>passed</th><th>under policy</th><th>within tolerance</th><th>rejected as required</th>"
+  h += "<h2>Suites</h2>\n<p class=\"note\">Suites the target judged (the others are not provided; see the scope "
+       "below).</p>\n"
+       "<table><tr><th>suite</th><th>passed</th><th>under policy</th><th>within tolerance</th><th>rejected as "
+       "required</th>"
        "<th>failed</th><th>untested</th></tr>\n";
   size_t not_judged = 0;
   for (const json& s : suites) {
@@ -243,17 +259,31 @@ std::string certificate_html(const json& c) {
     }
     const uint64_t failed = count(s, "fail") + count(s, "target-error");
     const std::string suite = text(s, "suite");
-    h += "<tr><td>" + (failed ? "<a href=\"#failures-" + escape(suite) + "\">" + escape(suite) + "</a>" : escape(suite)) +
+    h += "<tr><td>" +
+         (failed ? "<a href=\"#failures-" + escape(suite) + "\">" + escape(suite) + "</a>" : escape(suite)) +
          "</td><td>" + num(count(s, "pass")) + "</td><td>" + num(count(s, "pass-under-policy")) + "</td><td>" +
          num(count(s, "within-tolerance")) + "</td><td>" + num(count(s, "expected-rejection")) + "</td><td" +
-         (failed ? " class=\"fail\"" : "") + ">" + num(failed) + "</td><td>" + num(count(s, "untested")) + "</td></tr>\n";
+         (failed ? " class=\"fail\"" : "") + ">" + num(failed) + "</td><td>" + num(count(s, "untested")) +
+         "</td></tr>\n";
   }
   h += "</table>\n<p class=\"note\">" + num(not_judged) + " more suites judged nothing.</p>\n";
   // Per-suite members this renderer does not know (policy-pass records, say), as they are.
-  static const std::set<std::string> suite_known = {
-      "suite", "capability", "pass", "pass-under-policy", "within-tolerance", "expected-rejection", "fail", "untested",
-      "target-error", "policies", "target_problem", "diagnosis", "failures_total", "failing_ids_sha256", "failures",
-      "ulp_errors"};
+  static const std::set<std::string> suite_known = {"suite",
+                                                    "capability",
+                                                    "pass",
+                                                    "pass-under-policy",
+                                                    "within-tolerance",
+                                                    "expected-rejection",
+                                                    "fail",
+                                                    "untested",
+                                                    "target-error",
+                                                    "policies",
+                                                    "target_problem",
+                                                    "diagnosis",
+                                                    "failures_total",
+                                                    "failing_ids_sha256",
+                                                    "failures",
+                                                    "ulp_errors"};
   std::string extra;
   for (const json& s : suites) {
     if (!s.is_object()) continue;
@@ -261,9 +291,11 @@ std::string certificate_html(const json& c) {
     for (const auto& [k, v] : s.items())
       if (!suite_known.count(k) && !v.is_null() && !(v.is_structured() && v.empty()))
         rows += "<tr><th>" + escape(k) + "</th><td>" + generic(v) + "</td></tr>\n";
-    if (!rows.empty()) extra += "<h3>" + escape(text(s, "suite")) + "</h3>\n<table class=\"generic\">\n" + rows + "</table>\n";
+    if (!rows.empty())
+      extra += "<h3>" + escape(text(s, "suite")) + "</h3>\n<table class=\"generic\">\n" + rows + "</table>\n";
   }
-  if (!extra.empty()) h += "<details id=\"suite-records\"><summary>Further per-suite records</summary>\n" + extra + "</details>\n";
+  if (!extra.empty())
+    h += "<details id=\"suite-records\"><summary>Further per-suite records</summary>\n" + extra + "</details>\n";
 
   const json& sweeps = member(c, "sweeps");
   if (sweeps.is_array() && !sweeps.empty()) {
@@ -280,7 +312,8 @@ std::string certificate_html(const json& c) {
       }
       h += sweep_section(s);
     }
-    if (!not_provided.empty()) h += "<p>Not provided (the target declined every input): " + escape(not_provided) + ".</p>\n";
+    if (!not_provided.empty())
+      h += "<p>Not provided (the target declined every input): " + escape(not_provided) + ".</p>\n";
   }
 
   std::string hist;
@@ -291,7 +324,8 @@ std::string certificate_html(const json& c) {
                              ulp_buckets(member(s, "ulp_errors")));
   if (!hist.empty())
     h += "<h2>ULP error</h2>\n<p class=\"note\">Judged cases of each suite replayed with a ULP tolerance, by their "
-         "distance in units in the last place from the expected binary32 result.</p>\n" + hist;
+         "distance in units in the last place from the expected binary32 result.</p>\n" +
+         hist;
 
   std::string failures;
   for (const json& s : suites) {
@@ -303,13 +337,16 @@ std::string certificate_html(const json& c) {
     failures += "<details id=\"failures-" + escape(suite) + "\"><summary>" + escape(suite) + ": " + num(total) +
                 " failures" + (shown < total ? ", the first " + num(shown) + " listed" : "") + "</summary>\n";
     for (const json& d : member(s, "diagnosis")) failures += "<p class=\"note\">" + generic(d) + "</p>\n";
-    if (text(s, "target_problem") != "") failures += "<p>Target problem: " + escape(text(s, "target_problem")) + "</p>\n";
-    failures += "<table><tr><th>case</th><th>verdict</th><th>input</th><th>expected</th><th>returned</th><th>tags</th></tr>\n";
+    if (text(s, "target_problem") != "")
+      failures += "<p>Target problem: " + escape(text(s, "target_problem")) + "</p>\n";
+    failures +=
+        "<table><tr><th>case</th><th>verdict</th><th>input</th><th>expected</th><th>returned</th><th>tags</th></tr>\n";
     for (size_t i = 0; i < shown; ++i) {
       const json& f = list[i];
       failures += "<tr><td class=\"mono\">" + escape(text(f, "id")) + "</td><td>" + escape(text(f, "verdict")) +
-                  "</td><td class=\"mono\">" + escape(text(f, "inputs")) + "</td><td class=\"mono\">" + escape(text(f, "expect")) +
-                  "</td><td class=\"mono\">" + escape(text(f, "actual")) + "</td><td>" + escape(text(f, "tags")) + "</td></tr>\n";
+                  "</td><td class=\"mono\">" + escape(text(f, "inputs")) + "</td><td class=\"mono\">" +
+                  escape(text(f, "expect")) + "</td><td class=\"mono\">" + escape(text(f, "actual")) + "</td><td>" +
+                  escape(text(f, "tags")) + "</td></tr>\n";
     }
     failures += "</table>\n";
     if (total > shown)
@@ -322,7 +359,8 @@ std::string certificate_html(const json& c) {
   h += "<h2>Failures</h2>\n" + (failures.empty() ? std::string("<p>None.</p>\n") : failures);
   h += "<h2>Scope</h2>\n" + generic(member(c, "scope")) + "\n";
   h += "<p class=\"note\">Rendered from certificate.json (schema " + escape(text(c, "schema")) +
-       ") by ninfer-conform; corpus manifest SHA-256 <code>" + escape(text(c, "corpus_manifest_sha256")) + "</code>.</p>\n";
+       ") by ninfer-conform; corpus manifest SHA-256 <code>" + escape(text(c, "corpus_manifest_sha256")) +
+       "</code>.</p>\n";
   return h + "</body>\n</html>\n";
 }
 

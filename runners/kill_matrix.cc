@@ -73,8 +73,8 @@ bool discover_mutants(const std::string& dir, std::vector<MutantPlugin>* out, st
       dlclose(h);
       return *error = p + ": no " NC_MUTANT_INFO_SYMBOL " (not a mutant plugin)", false;
     }
-    out->push_back({p, info->name, info->area, info->entry, info->mistake, words(info->suites),
-                    words(info->kill_tags), words(info->bug_words)});
+    out->push_back({p, info->name, info->area, info->entry, info->mistake, words(info->suites), words(info->kill_tags),
+                    words(info->bug_words)});
     dlclose(h);
   }
   if (out->empty()) return *error = dir + ": no mutant-*.so plugins (build the nc_mutant_plugins target)", false;
@@ -109,14 +109,14 @@ std::string read_all(const std::string& path) {
 }
 
 // One replay of one suite glob against one mutant; fills the first killing case from the JSON.
-Kill replay_one(const KillMatrixOptions& a, const std::string& plugin, const std::string& glob,
-                const std::string& tmp, const FailSet& control, FailSet* all_failures = nullptr) {
+Kill replay_one(const KillMatrixOptions& a, const std::string& plugin, const std::string& glob, const std::string& tmp,
+                const FailSet& control, FailSet* all_failures = nullptr) {
   Kill k;
   k.glob = glob;
   const std::string json = tmp + "/replay.json", log = tmp + "/replay.log";
   std::remove(json.c_str());
-  std::vector<std::string> args{a.self, "replay", "--target", "plugin:" + plugin, "--suite", glob, "--json", json,
-                                "--max-failures", "1"};
+  std::vector<std::string> args{a.self, "replay", "--target", "plugin:" + plugin, "--suite",
+                                glob,   "--json", json,       "--max-failures",   "1"};
   if (!a.corpus.empty()) args.insert(args.end(), {"--corpus", a.corpus});
   if (!a.timeout.empty()) args.insert(args.end(), {"--timeout", a.timeout});
   k.exit_code = run_child(args, log);
@@ -140,7 +140,7 @@ Kill replay_one(const KillMatrixOptions& a, const std::string& plugin, const std
       if (!first) first = &c;
     }
     if (!first && (problem.empty() || !control.empty())) continue;
-    if (!first) ++k.failures;  // the mutant killed its plugin host: a kill the control does not share
+    if (!first) ++k.failures;        // the mutant killed its plugin host: a kill the control does not share
     if (!k.suite.empty()) continue;  // the first killing suite is reported; later ones only counted
     k.suite = s.value("suite", "");
     if (first) {
@@ -171,8 +171,9 @@ KillMatrix run_kill_matrix(const KillMatrixOptions& a, const std::vector<MutantP
 
   // The control: the correct table over the same path, once per suite glob.
   const bool have_control = !control_path.empty() && access(control_path.c_str(), R_OK) == 0;
-  if (!have_control) warn("no " + (control_path.empty() ? std::string("control plugin") : control_path) +
-                          ": every failure counts as a kill");
+  if (!have_control)
+    warn("no " + (control_path.empty() ? std::string("control plugin") : control_path) +
+         ": every failure counts as a kill");
   std::map<std::string, FailSet> control;
   for (const MutantPlugin& m : plugins)
     for (const std::string& glob : m.suites) {
@@ -214,9 +215,8 @@ std::string kill_matrix_markdown(const std::vector<Row>& rows) {
       return s.empty() ? std::string("-") : s;
     };
     if (k)
-      o << "| " << r.m.name << " | " << r.m.entry << " | " << cell(k->suite) << " | `" << cell(k->case_id)
-        << "` | " << cell(k->tags) << " | " << cell(k->diagnosis) << " | " << (r.diagnosis_names_bug() ? "yes" : "no")
-        << " |\n";
+      o << "| " << r.m.name << " | " << r.m.entry << " | " << cell(k->suite) << " | `" << cell(k->case_id) << "` | "
+        << cell(k->tags) << " | " << cell(k->diagnosis) << " | " << (r.diagnosis_names_bug() ? "yes" : "no") << " |\n";
     else {
       std::string why = "SURVIVED";
       for (const Kill& x : r.kills)
@@ -225,11 +225,13 @@ std::string kill_matrix_markdown(const std::vector<Row>& rows) {
         std::string g;
         for (const std::string& s : r.m.suites) g += (g.empty() ? "" : " ") + s;
         return g;
-      }()) << " | - | - | " << cell(why) << " | no |\n";
+      }())
+        << " | - | - | " << cell(why) << " | no |\n";
     }
   }
-  o << "\n" << killed << " of " << rows.size() << " mutants killed; the diagnosis names the bug class for "
-    << named << " of " << killed << ".\n";
+  o << "\n"
+    << killed << " of " << rows.size() << " mutants killed; the diagnosis names the bug class for " << named << " of "
+    << killed << ".\n";
   return o.str();
 }
 
@@ -237,12 +239,18 @@ std::string kill_matrix_json(const std::vector<Row>& rows) {
   nlohmann::ordered_json j;
   j["mutants"] = nlohmann::ordered_json::array();
   for (const Row& r : rows) {
-    nlohmann::ordered_json jr{{"name", r.m.name},       {"area", r.m.area},       {"entry", r.m.entry},
-                              {"mistake", r.m.mistake}, {"killed", r.killed()}, {"diagnosis_names_bug", r.diagnosis_names_bug()}};
+    nlohmann::ordered_json jr{{"name", r.m.name},     {"area", r.m.area},
+                              {"entry", r.m.entry},   {"mistake", r.m.mistake},
+                              {"killed", r.killed()}, {"diagnosis_names_bug", r.diagnosis_names_bug()}};
     jr["replays"] = nlohmann::ordered_json::array();
     for (const Kill& k : r.kills)
-      jr["replays"].push_back({{"suite_glob", k.glob}, {"exit", k.exit_code}, {"suite", k.suite},
-                               {"case", k.case_id}, {"tags", k.tags}, {"failures_beyond_control", k.failures}, {"diagnosis", k.diagnosis},
+      jr["replays"].push_back({{"suite_glob", k.glob},
+                               {"exit", k.exit_code},
+                               {"suite", k.suite},
+                               {"case", k.case_id},
+                               {"tags", k.tags},
+                               {"failures_beyond_control", k.failures},
+                               {"diagnosis", k.diagnosis},
                                {"problem", k.problem}});
     j["mutants"].push_back(jr);
   }

@@ -53,7 +53,9 @@ std::string quote_line(std::string_view line) {
   q += '\'';
   return q;
 }
-std::string quote(std::string_view raw) { return quote_line(printable(raw.substr(0, std::min<size_t>(60, raw.find('\n'))))); }
+std::string quote(std::string_view raw) {
+  return quote_line(printable(raw.substr(0, std::min<size_t>(60, raw.find('\n')))));
+}
 }  // namespace
 
 PipeTarget::~PipeTarget() { stop(); }
@@ -86,7 +88,7 @@ bool PipeTarget::start(std::string* why) {
     dup2(err[1], 2);
     keep_shell(runner, command_.c_str());
   }
-  setpgid(pid, pid);  // also from the parent, so the group exists before any kill
+  setpgid(pid, pid);     // also from the parent, so the group exists before any kill
   register_child(-pid);  // killed with the runner if a signal ends it
   close(in[0]);
   close(out[1]);
@@ -229,8 +231,7 @@ std::string PipeTarget::finish_suite() {
   // the line read in place of its answer. A problem ends the process; the next suite starts a new one.
   std::string line, why;
   std::string problem;
-  if (!exchange("hello 1\n", &line, now_s() + timeout_s_, false, &why))
-    problem = why;
+  if (!exchange("hello 1\n", &line, now_s() + timeout_s_, false, &why)) problem = why;
   else if (line != "ok " + name_ + " " + version_)
     problem = "protocol out of step: the adapter wrote " + quote_line(line) + " after its last answer";
   if (!problem.empty()) stop();

@@ -34,8 +34,7 @@ class PipeTarget final : public Target {
   bool binary();
   // Sends the request line `header` and `bytes` of payload; on `ok` reads reply_bytes into reply.
   // Ok with no tokens, Unsupported, Error or Dead, as call().
-  Response call_binary(const std::string& header, const void* payload, size_t bytes, void* reply,
-                       size_t reply_bytes);
+  Response call_binary(const std::string& header, const void* payload, size_t bytes, void* reply, size_t reply_bytes);
 
  private:
   // One round of I/O until the deadline: waits until the child's output can be read or, while
@@ -51,8 +50,7 @@ class PipeTarget final : public Target {
   bool read_bytes(void* dst, size_t n, double deadline, std::string* why);
   // Sends a request and reads its answer line; false with *why when the child dies, hangs, or the
   // protocol is out of step (output before the request, or more than one line after it).
-  bool exchange(const std::string& request, std::string* line, double deadline, bool payload_follows,
-                std::string* why);
+  bool exchange(const std::string& request, std::string* line, double deadline, bool payload_follows, std::string* why);
   // Nothing unread from the child: false with *why naming what it wrote that nobody asked for.
   bool in_step(std::string* why);
   // Repeats complete stderr lines (all of it when flush), printable(), on the runner's stderr.
@@ -70,11 +68,11 @@ class PipeTarget final : public Target {
   pid_t pid_ = -1;
   int to_child_ = -1, from_child_ = -1, err_from_child_ = -1;
   std::string buffer_, err_buffer_;
-  uint64_t err_shown_ = 0;    // bytes of the adapters' stderr repeated, restarts included
-  uint64_t err_dropped_ = 0;  // past the cap since the last adapter process ended
+  uint64_t err_shown_ = 0;              // bytes of the adapters' stderr repeated, restarts included
+  uint64_t err_dropped_ = 0;            // past the cap since the last adapter process ended
   std::unique_ptr<char[]> read_chunk_;  // what step() reads the adapter's output into
   std::string name_, version_;
-  int binary_ = -1;  // -1 not asked yet, 0 no, 1 yes
+  int binary_ = -1;      // -1 not asked yet, 0 no, 1 yes
   std::string died_of_;  // why dead() last ended the adapter: a later call names it
 };
 

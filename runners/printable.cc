@@ -8,7 +8,7 @@ size_t utf8_length(std::string_view s, size_t i) {
   const auto b = [&](size_t k) { return static_cast<unsigned char>(s[i + k]); };
   const unsigned char c = b(0);
   size_t n;
-  unsigned char lo = 0x80, hi = 0xbf;  // allowed range of the second byte
+  unsigned char lo = 0x80, hi = 0xbf;                               // allowed range of the second byte
   if (c >= 0xc2 && c <= 0xdf) n = 2, lo = c == 0xc2 ? 0xa0 : 0x80;  // C2 80..9F are the C1 controls
   else if (c >= 0xe0 && c <= 0xef) n = 3, lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
   else if (c >= 0xf0 && c <= 0xf4) n = 4, lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;

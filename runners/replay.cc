@@ -33,7 +33,9 @@ void add_element(Capability cap, const corpus::Record& r, Request* req) {
     case Capability::Decode:
     case Capability::Validate:
     case Capability::Parse:
-    case Capability::Convert: e += f[1]; return;
+    case Capability::Convert:
+      e += f[1];
+      return;
     case Capability::Reconstruct:  // code scale divisor -> C:S[:D]
       e += f[1];
       e += ':';
@@ -110,7 +112,8 @@ std::string describe_position_dependence(const std::vector<PositionCase>& cases)
   for (size_t w = 2; w <= 64 && !width; w *= 2) {
     bool fits = true;
     for (const PositionCase& c : cases) {
-      const bool full_group = c.full_pos < c.full_len - c.full_len % w, tail_group = c.tail_pos < c.tail_len - c.tail_len % w;
+      const bool full_group = c.full_pos < c.full_len - c.full_len % w,
+                 tail_group = c.tail_pos < c.tail_len - c.tail_len % w;
       fits &= full_group != tail_group;
     }
     if (fits) width = w;
@@ -124,13 +127,13 @@ std::string describe_position_dependence(const std::vector<PositionCase>& cases)
   };
   const PositionCase& c = cases.front();
   std::string f = "position-dependent: " + std::to_string(cases.size()) +
-                  (cases.size() == 1 ? " case gives" : " cases give") + " another result in a short request than in a full one";
+                  (cases.size() == 1 ? " case gives" : " cases give") +
+                  " another result in a short request than in a full one";
   if (width)
     f += ": lanes 0-" + std::to_string(width - 1) + " of each full group of " + std::to_string(width) + " give (" +
          summary(false) + "), the tail of a request (its last length mod " + std::to_string(width) + ") gives (" +
          summary(true) + ")";
-  else
-    f += ": full requests (" + summary(false) + "), short requests (" + summary(true) + ")";
+  else f += ": full requests (" + summary(false) + "), short requests (" + summary(true) + ")";
   f += "; first: " + c.id + " (" + c.inputs + ", expected " + c.expect + ") gives " + c.full + " at position " +
        std::to_string(c.full_pos) + " of " + std::to_string(c.full_len) + ", " + c.tail + " at position " +
        std::to_string(c.tail_pos) + " of " + std::to_string(c.tail_len);
@@ -165,10 +168,12 @@ bool replay_suite(Target& target, corpus::SuiteReader& reader, const ReplayOptio
   res = SuiteResult{};
   res.name = h.suite;
   res.op = h.op;
-  res.declares_tag = o.tag.empty() || std::any_of(h.tags.begin(), h.tags.end(), [&](const auto& t) { return t.first == o.tag; });
+  res.declares_tag =
+      o.tag.empty() || std::any_of(h.tags.begin(), h.tags.end(), [&](const auto& t) { return t.first == o.tag; });
   const size_t sp = h.op.find(' ');
   const std::string op_selector = sp == std::string::npos ? "" : h.op.substr(sp + 1);
-  if (!capability_from_op(std::string(h.op_name()), &res.cap)) return *error = h.suite + ": unknown #op '" + h.op + "'", false;
+  if (!capability_from_op(std::string(h.op_name()), &res.cap))
+    return *error = h.suite + ": unknown #op '" + h.op + "'", false;
   const size_t expect_col = h.input_count() + 1, accept_col = expect_col + 1, tags_col = h.columns.size() - 2;
   const size_t limit = one_per_request(res.cap) ? 1 : std::max<size_t>(1, o.batch);
   bool dead = false;
@@ -253,7 +258,8 @@ bool replay_suite(Target& target, corpus::SuiteReader& reader, const ReplayOptio
         }
         if (got.token(k - b) == full.token(k)) continue;
         const corpus::Record& r = pool[k];
-        const Judgement jt = judge(res.cap, type, r.fields[expect_col], r.fields[accept_col], got.token(k - b), o.judge);
+        const Judgement jt =
+            judge(res.cap, type, r.fields[expect_col], r.fields[accept_col], got.token(k - b), o.judge);
         position_case(k, b, m, std::string(got.token(k - b)), jt.verdict);
       }
     }
@@ -279,7 +285,8 @@ bool replay_suite(Target& target, corpus::SuiteReader& reader, const ReplayOptio
           Judgement j;
           j.note = resp.message;
           for (size_t k = 0; k < n; ++k)
-            record_case(pool[k], Verdict::TargetError, resp.kind == Response::Kind::Dead ? "(target died)" : "(error)", &j);
+            record_case(pool[k], Verdict::TargetError, resp.kind == Response::Kind::Dead ? "(target died)" : "(error)",
+                        &j);
           break;
         }
         case Response::Kind::Ok:
@@ -288,8 +295,7 @@ bool replay_suite(Target& target, corpus::SuiteReader& reader, const ReplayOptio
             const std::string_view actual = resp.token(k);
             // Answer words are lowercase hex (runners/PIPE.md): "C0C00000" is a protocol error of
             // the target, not a wrong value 0 ulp away.
-            if (type.kind == ResultType::Kind::Word &&
-                actual.find_first_of("ABCDEF") != std::string_view::npos) {
+            if (type.kind == ResultType::Kind::Word && actual.find_first_of("ABCDEF") != std::string_view::npos) {
               Judgement j;
               j.verdict = Verdict::TargetError;
               j.note = "protocol error: uppercase hex in an answer (answers are lowercase, runners/PIPE.md)";
@@ -372,7 +378,8 @@ bool run_suite(Target& target, const ReplayOptions& o, const corpus::ManifestEnt
 bool replay(Target& target, const ReplayOptions& o, ReplayResult* out, std::string* error) {
   std::vector<corpus::ManifestEntry> entries;
   std::vector<std::string> contents;
-  if (!verify_manifest(o.corpus_dir, &out->manifest_sha256, &entries, error, &contents, std::max(1u, o.jobs))) return false;
+  if (!verify_manifest(o.corpus_dir, &out->manifest_sha256, &entries, error, &contents, std::max(1u, o.jobs)))
+    return false;
   std::vector<corpus::ManifestEntry> selected;
   std::vector<std::string> selected_contents;
   std::vector<std::string> globs;  // suite_glob is a comma list of globs
@@ -433,7 +440,8 @@ bool replay(Target& target, const ReplayOptions& o, ReplayResult* out, std::stri
     if (!e.empty()) return *error = e, false;
   // A tag no selected suite declares selects nothing: a mistyped name, not a verdict.
   if (std::none_of(results.begin(), results.end(), [](const SuiteResult& r) { return r.declares_tag; }))
-    return *error = "no selected suite declares the tag '" + o.tag + "' (ninfer-conform show lists a suite's tags)", false;
+    return *error = "no selected suite declares the tag '" + o.tag + "' (ninfer-conform show lists a suite's tags)",
+           false;
   out->suites = std::move(results);
   return true;
 }

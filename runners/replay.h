@@ -21,10 +21,10 @@ namespace nc::runners {
 
 struct ReplayOptions {
   std::string corpus_dir;
-  std::string suite_glob = "*";   // a comma list of globs: a suite matching any is replayed
-  std::string tag;                // only records carrying this tag ("" = all)
+  std::string suite_glob = "*";  // a comma list of globs: a suite matching any is replayed
+  std::string tag;               // only records carrying this tag ("" = all)
   JudgeOptions judge;
-  size_t batch = 4096;            // elements per request (PIPE.md's limit)
+  size_t batch = 4096;  // elements per request (PIPE.md's limit)
   // Element-wise cases are presented a second time in requests of this many elements (0: not),
   // so each is once outside a full vector of 8 or more lanes (runners/README.md, "Batch geometry").
   size_t tail_batch = 7;

@@ -15,10 +15,18 @@ std::string xml_escape(const std::string& s) {
   std::string o;
   for (char c : s) {
     switch (c) {
-      case '<': o += "&lt;"; break;
-      case '>': o += "&gt;"; break;
-      case '&': o += "&amp;"; break;
-      case '"': o += "&quot;"; break;
+      case '<':
+        o += "&lt;";
+        break;
+      case '>':
+        o += "&gt;";
+        break;
+      case '&':
+        o += "&amp;";
+        break;
+      case '"':
+        o += "&quot;";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') o += '?';
         else o += c;
@@ -64,7 +72,8 @@ void print_summary(FILE* out, const ReplayResult& r, size_t max_failures) {
       ++not_provided_by_verb[capability_verb(s.cap)];
       continue;
     }
-    std::fprintf(out, "%-8s %s: %s\n", s.failed() || s.position_failures() ? "FAIL" : "ok", s.name.c_str(), counts_line(s).c_str());
+    std::fprintf(out, "%-8s %s: %s\n", s.failed() || s.position_failures() ? "FAIL" : "ok", s.name.c_str(),
+                 counts_line(s).c_str());
     if (!s.position_finding.empty()) std::fprintf(out, "         %s\n", s.position_finding.c_str());
     if (!s.policies_used.empty()) {
       const std::string profile = departure_profile(s.departures());
@@ -83,7 +92,8 @@ void print_summary(FILE* out, const ReplayResult& r, size_t max_failures) {
       std::fprintf(out, "\n");
     }
     if (s.failures.size() > max_failures)
-      std::fprintf(out, "         ... %zu more failures not shown (--max-failures)\n", s.failures.size() - max_failures);
+      std::fprintf(out, "         ... %zu more failures not shown (--max-failures)\n",
+                   s.failures.size() - max_failures);
     for (const std::string& d : s.diagnosis) std::fprintf(out, "         diagnosis: %s\n", d.c_str());
   }
   if (!not_provided.empty()) {
@@ -92,7 +102,8 @@ void print_summary(FILE* out, const ReplayResult& r, size_t max_failures) {
     if (not_provided.size() <= 4)
       for (const std::string& n : not_provided) names += (names.empty() ? "" : ", ") + n;
     else
-      for (const auto& [verb, n] : not_provided_by_verb) names += (names.empty() ? "" : ", ") + verb + " " + std::to_string(n);
+      for (const auto& [verb, n] : not_provided_by_verb)
+        names += (names.empty() ? "" : ", ") + verb + " " + std::to_string(n);
     std::fprintf(out, "untested %zu %s not provided by the target (%zu cases): %s\n", not_provided.size(),
                  not_provided.size() == 1 ? "suite" : "suites", not_provided_cases, names.c_str());
   }
@@ -109,17 +120,31 @@ nlohmann::ordered_json suite_geometry_json(const SuiteResult& s, size_t max_list
   g["cases"] = nlohmann::ordered_json::array();
   for (size_t i = 0; i < s.position_dependent.size() && i < max_listed; ++i) {
     const PositionCase& c = s.position_dependent[i];
-    g["cases"].push_back({{"id", c.id}, {"inputs", c.inputs}, {"expect", c.expect},
-                          {"full", {{"actual", c.full}, {"verdict", verdict_name(c.full_verdict)}, {"position", c.full_pos}, {"length", c.full_len}}},
-                          {"short", {{"actual", c.tail}, {"verdict", verdict_name(c.tail_verdict)}, {"position", c.tail_pos}, {"length", c.tail_len}}}});
+    g["cases"].push_back({{"id", c.id},
+                          {"inputs", c.inputs},
+                          {"expect", c.expect},
+                          {"full",
+                           {{"actual", c.full},
+                            {"verdict", verdict_name(c.full_verdict)},
+                            {"position", c.full_pos},
+                            {"length", c.full_len}}},
+                          {"short",
+                           {{"actual", c.tail},
+                            {"verdict", verdict_name(c.tail_verdict)},
+                            {"position", c.tail_pos},
+                            {"length", c.tail_len}}}});
   }
   return g;
 }
 
 nlohmann::ordered_json scope_json(const ReplayResult& r) {
   const Scope s = scope_of(r);
-  return {{"judged_cases", s.judged_cases}, {"untested_cases", s.untested_cases}, {"judged", s.judged},
-          {"partly_untested", s.partial},   {"not_provided", s.not_provided},     {"required", r.required},
+  return {{"judged_cases", s.judged_cases},
+          {"untested_cases", s.untested_cases},
+          {"judged", s.judged},
+          {"partly_untested", s.partial},
+          {"not_provided", s.not_provided},
+          {"required", r.required},
           {"unmet", s.unmet}};
 }
 
@@ -148,8 +173,9 @@ std::string report_json(const ReplayResult& r) {
     js["geometry"] = suite_geometry_json(s, SIZE_MAX);
     js["failures"] = nlohmann::ordered_json::array();
     for (const CaseResult& f : s.failures) {
-      nlohmann::ordered_json jf{{"id", f.id},         {"verdict", verdict_name(f.verdict)}, {"inputs", f.inputs},
-                                {"expect", f.expect}, {"actual", f.actual},                 {"tags", f.tags}};
+      nlohmann::ordered_json jf{{"id", f.id},         {"verdict", verdict_name(f.verdict)},
+                                {"inputs", f.inputs}, {"expect", f.expect},
+                                {"actual", f.actual}, {"tags", f.tags}};
       if (f.ulp) jf["ulp"] = *f.ulp;
       if (!f.note.empty()) jf["note"] = f.note;
       js["failures"].push_back(jf);
@@ -162,8 +188,13 @@ std::string report_json(const ReplayResult& r) {
       nlohmann::ordered_json d = nlohmann::ordered_json::array();
       for (int b = 0; b < kDepartureCount; ++b)
         if (c.departure >> b & 1) d.push_back(kDepartureNames[b]);
-      js["policy_passes"].push_back({{"id", c.id}, {"policy", c.policy}, {"inputs", c.inputs}, {"expect", c.expect},
-                                     {"actual", c.actual}, {"tags", c.tags}, {"departure", d}});
+      js["policy_passes"].push_back({{"id", c.id},
+                                     {"policy", c.policy},
+                                     {"inputs", c.inputs},
+                                     {"expect", c.expect},
+                                     {"actual", c.actual},
+                                     {"tags", c.tags},
+                                     {"departure", d}});
     }
     j["suites"].push_back(js);
   }
@@ -215,9 +246,9 @@ std::string report_junit(const ReplayResult& r) {
                 f.actual + (f.note.empty() ? "" : " (" + f.note + ")") + "\n";
       for (const std::string& d : s.diagnosis) body += "diagnosis: " + d + "\n";
       if (!s.position_finding.empty()) body += s.position_finding + "\n";
-      x += "      <failure message=\"" + xml_escape(std::to_string(s.failed()) + " failed" +
-                                                 (s.position_failures() ? "; position-dependent" : "") +
-                                                 (s.target_problem.empty() ? "" : "; " + s.target_problem)) +
+      x += "      <failure message=\"" +
+           xml_escape(std::to_string(s.failed()) + " failed" + (s.position_failures() ? "; position-dependent" : "") +
+                      (s.target_problem.empty() ? "" : "; " + s.target_problem)) +
            "\">" + xml_escape(body) + "</failure>\n";
     }
     x += "    </testcase>\n";

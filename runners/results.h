@@ -38,19 +38,19 @@ struct SuiteResult {
   std::string name, op, file;
   Capability cap = Capability::Decode;
   std::array<size_t, kVerdictCount> counts{};
-  std::set<std::string> policies_used;   // policies some case needed
-  std::vector<CaseResult> failures;      // every Fail and TargetError, in record order
-  std::vector<CaseResult> policy_passes; // every PassUnderPolicy with what the target returned, in record order
+  std::set<std::string> policies_used;    // policies some case needed
+  std::vector<CaseResult> failures;       // every Fail and TargetError, in record order
+  std::vector<CaseResult> policy_passes;  // every PassUnderPolicy with what the target returned, in record order
   std::array<uint64_t, kDepartureCount> departure_counts{};  // policy passes per departure bit
   // The departure profile's counts by name ("NaN sign dropped" -> 12), departures that occurred.
   std::vector<std::pair<std::string, uint64_t>> departures() const;
   std::map<std::string, size_t> judged_tags;  // tag -> judged cases (Untested excluded) carrying it
-  std::string target_problem;            // the target died/hung/lied: why, naming the first case ID
-  std::vector<std::string> diagnosis;    // lines grouping failures by tag with the likely cause
+  std::string target_problem;                 // the target died/hung/lied: why, naming the first case ID
+  std::vector<std::string> diagnosis;         // lines grouping failures by tag with the likely cause
   // Under --tolerance ulp:N, the judged cases whose results are both binary32 numbers, by their
   // ULP distance from the expectation (the certificate's histogram); empty without a tolerance.
   std::map<uint64_t, size_t> ulp_errors;
-  bool declares_tag = false;             // the suite declares the --tag replayed (none: every suite does)
+  bool declares_tag = false;  // the suite declares the --tag replayed (none: every suite does)
   // Batch geometry: cases presented again in short requests, those whose result changed (every
   // one, in record order) and the pattern they follow in words ("" when none changed).
   size_t tail_presented = 0, tail_batch = 0;
@@ -69,11 +69,11 @@ struct SuiteResult {
 };
 
 struct ReplayResult {
-  std::string manifest_sha256;           // of MANIFEST.json's bytes
+  std::string manifest_sha256;  // of MANIFEST.json's bytes
   std::string target_name, target_version;
   std::vector<SuiteResult> suites;
-  std::vector<std::string> required;     // --require entries (runners/scope.h): unmet is not conformant
-  Environment environment;               // certify fills it (cpu_model "" otherwise)
+  std::vector<std::string> required;  // --require entries (runners/scope.h): unmet is not conformant
+  Environment environment;            // certify fills it (cpu_model "" otherwise)
   // Some case judged; no failure or target error in any suite; every requirement met (scope.cc).
   bool conformant() const;
   std::set<std::string> policies() const;  // every suite's policies_used

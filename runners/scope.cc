@@ -62,7 +62,8 @@ Scope scope_of(const ReplayResult& r) {
 std::string scope_text(const Scope& s) {
   std::vector<std::string> parts;
   if (s.partial.empty() && s.not_provided.empty() && s.judged.size() > 1)
-    parts.push_back("all " + std::to_string(s.judged.size()) + " suites (" + std::to_string(s.judged_cases) + " cases)");
+    parts.push_back("all " + std::to_string(s.judged.size()) + " suites (" + std::to_string(s.judged_cases) +
+                    " cases)");
   else if (!s.judged.empty() || !s.partial.empty()) {
     std::vector<std::string> names = s.judged;
     names.insert(names.end(), s.partial.begin(), s.partial.end());
@@ -91,7 +92,8 @@ std::string overall_word(const ReplayResult& r, bool conformant, const std::set<
   return q.empty() ? "conformant" : "conformant " + q;
 }
 
-static std::string verdict_line_of_corpus(const ReplayResult& r, bool conformant, const std::set<std::string>& extra_policies) {
+static std::string verdict_line_of_corpus(const ReplayResult& r, bool conformant,
+                                          const std::set<std::string>& extra_policies) {
   const Scope s = scope_of(r);
   if (conformant) {
     const std::string q = qualifier_of(r, extra_policies);

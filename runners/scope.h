@@ -17,7 +17,7 @@ struct Scope {
   std::vector<std::string> partial;       // suites with some cases judged and some untested
   std::vector<std::string> not_provided;  // suites the target declined whole (every case untested)
   size_t judged_cases = 0, untested_cases = 0;
-  std::vector<std::string> unmet;         // one line per --require entry not met
+  std::vector<std::string> unmet;  // one line per --require entry not met
 };
 
 // --require entries: "all" (every selected suite), a capability verb ("decode"), or a suite name or

@@ -37,11 +37,13 @@ std::string place(const GridPicture& p, uint64_t c0, uint64_t c1, uint64_t r) {
     auto col = [](uint64_t c) { return std::string(c >> 8 ? "-" : "+") + " exponent " + num(c & 255); };
     const uint64_t first = (c0 * p.rows + r) * p.cell_inputs, last = (c1 * p.rows + r) * p.cell_inputs;
     return span(col(c0), col(c1)) + ", fraction top bits " + num(r) + " (inputs " + hex(first, 8) + "-" +
-           hex(first + p.cell_inputs - 1, 8) + (c1 > c0 ? " ... " + hex(last, 8) + "-" + hex(last + p.cell_inputs - 1, 8) : "") + ")";
+           hex(first + p.cell_inputs - 1, 8) +
+           (c1 > c0 ? " ... " + hex(last, 8) + "-" + hex(last + p.cell_inputs - 1, 8) : "") + ")";
   }
   if (p.layout == "word") {
     const uint64_t first = c0 * p.rows + r, last = c1 * p.rows + r;
-    return c1 > c0 ? "words " + hex(first, p.input_digits) + " to " + hex(last, p.input_digits) + " in steps of " + hex(p.rows, p.input_digits)
+    return c1 > c0 ? "words " + hex(first, p.input_digits) + " to " + hex(last, p.input_digits) + " in steps of " +
+                         hex(p.rows, p.input_digits)
                    : "word " + hex(first, p.input_digits);
   }
   return "column " + span(num(c0), num(c1)) + " (" + p.across + "), row " + num(r) + " (" + p.down + ")";
@@ -53,12 +55,23 @@ std::string escape(const std::string& text) {
   std::string s;
   s.reserve(text.size());
   for (char c : text) switch (c) {
-      case '&': s += "&amp;"; break;
-      case '<': s += "&lt;"; break;
-      case '>': s += "&gt;"; break;
-      case '"': s += "&quot;"; break;
-      case '\'': s += "&#39;"; break;
-      default: s += c;
+      case '&':
+        s += "&amp;";
+        break;
+      case '<':
+        s += "&lt;";
+        break;
+      case '>':
+        s += "&gt;";
+        break;
+      case '"':
+        s += "&quot;";
+        break;
+      case '\'':
+        s += "&#39;";
+        break;
+      default:
+        s += c;
     }
   return s;
 }
@@ -72,8 +85,8 @@ std::string grid(const GridPicture& p) {
   const uint64_t left = 4, top = 4, width = left + p.columns * w + 4, height = top + p.rows * h + 22;
   std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"map\" id=\"" + escape(p.id) + "\" width=\"" +
                   num(width) + "\" height=\"" + num(height) + "\" viewBox=\"0 0 " + num(width) + " " + num(height) +
-                  "\" shape-rendering=\"crispEdges\" role=\"img\" aria-label=\"" + escape(p.across + " across, " + p.down + " down") +
-                  "\">\n";
+                  "\" shape-rendering=\"crispEdges\" role=\"img\" aria-label=\"" +
+                  escape(p.across + " across, " + p.down + " down") + "\">\n";
   for (uint64_t r = 0; r < p.rows; ++r) {
     for (uint64_t c0 = 0; c0 < p.columns;) {
       const uint64_t k0 = c0 * p.rows + r;
@@ -91,9 +104,10 @@ std::string grid(const GridPicture& p) {
       const uint64_t j = p.judged[k0], m = p.mismatches[k0], a = p.accepted[k0], n = c1 - c0 + 1;
       std::string rect = "<rect x=\"" + num(left + c0 * w) + "\" y=\"" + num(top + r * h) + "\" width=\"" + num(n * w) +
                          "\" height=\"" + num(h) + "\" fill=\"" + colour(j, m, a) + "\" data-cells=\"" + num(n) +
-                         "\" data-judged=\"" + num(j) + "\" data-mismatches=\"" + num(m) + "\" data-accepted=\"" + num(a) +
-                         "\"><title>" + escape(place(p, c0, c1, r)) + ": " + (n > 1 ? "each of " + num(n) + " cells " : "") +
-                         escape(counts_text(j, m, a)) + "</title></rect>";
+                         "\" data-judged=\"" + num(j) + "\" data-mismatches=\"" + num(m) + "\" data-accepted=\"" +
+                         num(a) + "\"><title>" + escape(place(p, c0, c1, r)) + ": " +
+                         (n > 1 ? "each of " + num(n) + " cells " : "") + escape(counts_text(j, m, a)) +
+                         "</title></rect>";
       if (m) {
         const std::string href = href0.empty() ? p.failures_href : href0;
         s += "<a href=\"" + escape(href) + "\">" + rect + "</a>\n";
@@ -134,11 +148,13 @@ std::string legend() {
               {"hsl(0,78%,51%)", "half mismatch"},
               {"hsl(0,78%,30%)", "every input mismatches"},
               {"#d9d9d9", "not judged (declined, invalid or not sampled)"}};
-  std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"legend\" width=\"1040\" height=\"24\" viewBox=\"0 0 1040 24\">\n";
+  std::string s =
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"legend\" width=\"1040\" height=\"24\" viewBox=\"0 0 1040 "
+      "24\">\n";
   uint64_t x = 0;
   for (const auto& k : keys) {
-    s += "<rect x=\"" + num(x) + "\" y=\"4\" width=\"14\" height=\"14\" fill=\"" + k.fill + "\"/><text x=\"" + num(x + 18) +
-         "\" y=\"16\">" + escape(k.text) + "</text>\n";
+    s += "<rect x=\"" + num(x) + "\" y=\"4\" width=\"14\" height=\"14\" fill=\"" + k.fill + "\"/><text x=\"" +
+         num(x + 18) + "\" y=\"16\">" + escape(k.text) + "</text>\n";
     x += 18 + 7 * uint64_t(std::string(k.text).size()) + 16;
   }
   return s + "</svg>\n";
@@ -157,8 +173,8 @@ std::string histogram(const std::string& id, const std::string& what, const std:
     const uint64_t bh = b.count ? std::max<uint64_t>(1, b.count * plot / most) : 0;
     const uint64_t x = 40 + i * bw;
     s += "<rect x=\"" + num(x + 4) + "\" y=\"" + num(top + plot - bh) + "\" width=\"" + num(bw - 8) + "\" height=\"" +
-         num(bh) + "\" fill=\"#4a6fa5\" data-bucket=\"" + escape(b.label) + "\" data-count=\"" + num(b.count) + "\"><title>" +
-         escape(b.label) + " ulp: " + num(b.count) + " cases</title></rect>\n";
+         num(bh) + "\" fill=\"#4a6fa5\" data-bucket=\"" + escape(b.label) + "\" data-count=\"" + num(b.count) +
+         "\"><title>" + escape(b.label) + " ulp: " + num(b.count) + " cases</title></rect>\n";
     s += "<text x=\"" + num(x + 4) + "\" y=\"" + num(top + plot + 14) + "\">" + escape(b.label) + "</text>\n";
   }
   s += "<text x=\"0\" y=\"12\">cases (most: " + num(most) + ")</text>\n";

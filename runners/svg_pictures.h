@@ -16,8 +16,8 @@ std::string escape(const std::string& text);
 
 // A domain's cells (sweep::Grid, column-major: cell = column * rows + row) and their counts.
 struct GridPicture {
-  std::string id;       // the element id of the <svg>
-  std::string layout;   // "binary32", "word", "scale-code"
+  std::string id;      // the element id of the <svg>
+  std::string layout;  // "binary32", "word", "scale-code"
   uint64_t columns = 0, rows = 0;
   std::string across, down;
   uint64_t cell_inputs = 0;  // binary32 and word: inputs a cell holds (a power of two), for the tooltips

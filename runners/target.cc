@@ -6,7 +6,6 @@
 #include <emmintrin.h>
 #endif
 
-
 namespace nc::runners {
 namespace {
 constexpr std::array<const char*, kCapabilityCount> kVerbs{

@@ -26,7 +26,10 @@ struct Request {
   std::string elements;
   size_t count = 0;  // elements in `elements`
   // Starts one more element: returns `elements` for the caller to append the element's text to.
-  std::string& add_element() { ++count; return elements += ' '; }
+  std::string& add_element() {
+    ++count;
+    return elements += ' ';
+  }
   void clear_elements() { elements.clear(), count = 0; }
 };
 
@@ -58,7 +61,7 @@ class Target {
   // nothing): output no request asked for, such as a second answer to the last request. A pipe
   // target's process lives on for the next suite unless it did something wrong.
   virtual std::string finish_suite() { return {}; }
-  virtual std::string name() const = 0;     // self-reported, valid after start()
+  virtual std::string name() const = 0;  // self-reported, valid after start()
   virtual std::string version() const = 0;
   // What the target reports of the configuration it runs in (dispatch level, threads, shapes):
   // `KEY=VALUE` tokens, printable, "" when it reports nothing. Asked once, after start(), by

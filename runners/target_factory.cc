@@ -98,8 +98,8 @@ std::unique_ptr<Target> make_target(const std::string& spec, const TargetOptions
   if (spec.rfind("pipe:", 0) == 0 && spec.size() > 5) return std::make_unique<PipeTarget>(spec.substr(5), o.timeout_s);
   if (spec.rfind("plugin:", 0) == 0 && spec.size() > 7) {
     if (o.plugin_host.empty()) return *why = "no plugin host executable known", nullptr;
-    return std::make_unique<PipeTarget>("exec " + shell_quote(o.plugin_host) + " plugin-host " + shell_quote(spec.substr(7)),
-                                        o.timeout_s);
+    return std::make_unique<PipeTarget>(
+        "exec " + shell_quote(o.plugin_host) + " plugin-host " + shell_quote(spec.substr(7)), o.timeout_s);
   }
   *why = "unknown target '" + spec + "' (expected cpu, cuda, cuda-fastmath, pipe:COMMAND or plugin:PATH.so)";
   return nullptr;

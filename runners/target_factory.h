@@ -11,8 +11,8 @@
 namespace nc::runners {
 
 struct TargetOptions {
-  double timeout_s = 10;       // per response, for pipe and plugin targets
-  std::string plugin_host;     // the ninfer-conform executable that runs `plugin-host PATH.so`
+  double timeout_s = 10;    // per response, for pipe and plugin targets
+  std::string plugin_host;  // the ninfer-conform executable that runs `plugin-host PATH.so`
 };
 
 // "cpu" (when the codec plugin table is built in), "pipe:COMMAND", "plugin:PATH.so". The plugin

@@ -14,9 +14,9 @@ std::vector<std::string_view> split(std::string_view s, char sep);
 bool parse_hex(std::string_view s, uint64_t* out);
 bool parse_hex_list(std::string_view s, std::vector<uint64_t>* out);  // "a,b,c"
 bool parse_dec(std::string_view s, int64_t* out);
-bool parse_shape(std::string_view s, std::vector<uint64_t>* out);    // "3x130", positive or zero extents
-std::string hex_word(uint64_t v, int digits);                         // lowercase, zero padded
-void append_hex_word(std::string* s, uint64_t v, int digits);         // the same, written onto *s
+bool parse_shape(std::string_view s, std::vector<uint64_t>* out);  // "3x130", positive or zero extents
+std::string hex_word(uint64_t v, int digits);                      // lowercase, zero padded
+void append_hex_word(std::string* s, uint64_t v, int digits);      // the same, written onto *s
 // The same at out, returning its end (inline: answer lines are written a word at a time).
 inline char* write_hex_word(char* out, uint64_t v, int digits) {
   for (int i = digits - 1; i >= 0; --i, v >>= 4) out[i] = "0123456789abcdef"[v & 15];

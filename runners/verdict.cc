@@ -67,8 +67,10 @@ bool is_rejection_answer(Capability cap, std::string_view expect, std::string_vi
     case Capability::Decode:
     case Capability::Validate:
     case Capability::Reconstruct:
-    case Capability::Layout: return actual == "invalid";
-    case Capability::Parse: return actual == "reject";
+    case Capability::Layout:
+      return actual == "invalid";
+    case Capability::Parse:
+      return actual == "reject";
     case Capability::ValidateTensor: {
       // "!rule@where": the rule must match; a target that cannot locate it may answer '-'.
       if (actual == expect) return true;
@@ -76,7 +78,8 @@ bool is_rejection_answer(Capability cap, std::string_view expect, std::string_vi
       return at_e != expect.npos && at_a != actual.npos && expect.substr(0, at_e) == actual.substr(0, at_a) &&
              actual.substr(at_a + 1) == "-";
     }
-    default: return actual == expect;
+    default:
+      return actual == expect;
   }
 }
 
@@ -102,9 +105,9 @@ Judgement single(Capability cap, ResultType type, std::string_view expect, std::
         j.departure = token_nan_departure(type, expect, actual);
         return j;
       }
-  const bool tolerance_applies = type == kBinary32Result &&
-                                 (cap == Capability::Decode || cap == Capability::Reconstruct ||
-                                  cap == Capability::Dequantize);
+  const bool tolerance_applies =
+      type == kBinary32Result &&
+      (cap == Capability::Decode || cap == Capability::Reconstruct || cap == Capability::Dequantize);
   if (o.tolerance_ulp && tolerance_applies && j.ulp && *j.ulp <= *o.tolerance_ulp)
     return j.verdict = Verdict::WithinTolerance, j;
   if (actual == "invalid" || actual == "reject") j.note = "rejected a case that has a value";
@@ -127,11 +130,13 @@ ResultType result_type(Capability cap, std::string_view selector) {
       return w && info(*w).is_float ? kBinary32Result : kIntegerResult;
     }
     case Capability::Reconstruct:
-    case Capability::Dequantize: return kBinary32Result;
+    case Capability::Dequantize:
+      return kBinary32Result;
     case Capability::Convert:
       if (const auto r = find_recipe(selector)) return word_result(info(*r).destination);
       return kTextResult;
-    default: return kTextResult;
+    default:
+      return kTextResult;
   }
 }
 
@@ -183,7 +188,8 @@ std::string policy_qualifier(const std::set<std::string>& policies, bool within_
 Judgement judge(Capability cap, ResultType type, std::string_view expect, std::string_view accept,
                 std::string_view actual, const JudgeOptions& o) {
   // Most cases are bit-exact: decided before any token is parsed or the accept list split.
-  if (corpus::same_bytes(actual, expect) && (expect.empty() || expect[0] != '!')) return Judgement{Verdict::Pass, {}, 0, {}, {}};
+  if (corpus::same_bytes(actual, expect) && (expect.empty() || expect[0] != '!'))
+    return Judgement{Verdict::Pass, {}, 0, {}, {}};
   if (cap != Capability::Dequantize || (!expect.empty() && expect[0] == '!'))
     return single(cap, type, expect, accept, actual, o);
   // Dequantize: a comma list; the case's verdict is its worst element's, the ULP its largest.

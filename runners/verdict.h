@@ -21,11 +21,11 @@ enum class Verdict {
   WithinTolerance,    // an explicit --tolerance ulp:N allowed it; never reported as bit-exact
   ExpectedRejection,  // the target refused what the spec requires it to refuse
   Fail,
-  Untested,           // capability or selector unsupported; never counted as a pass
-  TargetError,        // the target said error, crashed, hung or lied
+  Untested,     // capability or selector unsupported; never counted as a pass
+  TargetError,  // the target said error, crashed, hung or lied
 };
 inline constexpr int kVerdictCount = 7;
-const char* verdict_name(Verdict v);  // "pass", "pass-under-policy", ...
+const char* verdict_name(Verdict v);    // "pass", "pass-under-policy", ...
 bool verdict_is_conformant(Verdict v);  // Pass, PassUnderPolicy, WithinTolerance, ExpectedRejection
 
 // What a result token is, so "any NaN" and ULP distance mean the right thing: a word of one of the
@@ -47,9 +47,9 @@ struct Judgement {
   // PassUnderPolicy: the latitude the pass needed: the finest known policy that allows it (a pass
   // the record grants under nan-any whose sign is the required one is reported nan-payload).
   std::string_view policy;
-  unsigned departure = 0;             // PassUnderPolicy on NaN: runners/departure.h bits
-  std::optional<uint64_t> ulp;        // binary32 results that are both numbers and differ: their distance
-  std::string note;                   // why, for failures ("accepted a word that must be rejected")
+  unsigned departure = 0;       // PassUnderPolicy on NaN: runners/departure.h bits
+  std::optional<uint64_t> ulp;  // binary32 results that are both numbers and differ: their distance
+  std::string note;             // why, for failures ("accepted a word that must be rejected")
 };
 
 struct JudgeOptions {

@@ -15,16 +15,16 @@ static_assert(int(NC_FORMAT_FP8_E4M3FN_ROW_BF16S) + 1 == kFormatCount);
 static_assert(int(NC_RECIPE_F32_TO_E2M1_RNE_SATFINITE) + 1 == kRecipeCount);
 static_assert(int(NC_RULE_SHAPE) == int(RuleId::Shape) + 1 && int(NC_RULE_DIVISOR) == int(RuleId::Divisor) + 1);
 
-constexpr std::array<std::pair<std::string_view, nc_component>, 4> kComponents{{
-    {"word", NC_COMP_WORD}, {"code", NC_COMP_CODE}, {"scale", NC_COMP_SCALE}, {"divisor", NC_COMP_DIVISOR}}};
+constexpr std::array<std::pair<std::string_view, nc_component>, 4> kComponents{
+    {{"word", NC_COMP_WORD}, {"code", NC_COMP_CODE}, {"scale", NC_COMP_SCALE}, {"divisor", NC_COMP_DIVISOR}}};
 
 struct SourceInfo {
   std::string_view name;
   nc_source_type id;
   int digits;
 };
-constexpr std::array<SourceInfo, 4> kSources{{
-    {"FP32", NC_SRC_FP32, 8}, {"BF16", NC_SRC_BF16, 4}, {"F16", NC_SRC_F16, 4}, {"F64", NC_SRC_F64, 16}}};
+constexpr std::array<SourceInfo, 4> kSources{
+    {{"FP32", NC_SRC_FP32, 8}, {"BF16", NC_SRC_BF16, 4}, {"F16", NC_SRC_F16, 4}, {"F64", NC_SRC_F64, 16}}};
 
 // Which plane each ABI rule's `where` points into; the names are the registry's.
 constexpr std::array<std::pair<nc_rule, char>, 7> kRulePlanes{{

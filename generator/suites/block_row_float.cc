@@ -21,12 +21,18 @@ SuiteInfo decode_info(const char* name, const char* op, const char* about, const
   return s;
 }
 
-SuiteInfo e2m1_info() { return decode_info("decode.E2M1", "decode E2M1", "All 16 E2M1 words decoded to their exact values (spec 3.3).", "3.3"); }
+SuiteInfo e2m1_info() {
+  return decode_info("decode.E2M1", "decode E2M1", "All 16 E2M1 words decoded to their exact values (spec 3.3).",
+                     "3.3");
+}
 void e2m1_build(SuiteBuilder& b) {
   oracle::Context ctx;
   for (uint32_t w = 0; w < 16; ++w) b.add(decode_case(ctx, WordType::E2M1, w));
 }
-SuiteInfo e4m3_info() { return decode_info("decode.E4M3FN", "decode E4M3FN", "All 256 E4M3FN words decoded to their exact binary32 expansion (spec 3.3, 3.4).", "3.3,3.4"); }
+SuiteInfo e4m3_info() {
+  return decode_info("decode.E4M3FN", "decode E4M3FN",
+                     "All 256 E4M3FN words decoded to their exact binary32 expansion (spec 3.3, 3.4).", "3.3,3.4");
+}
 void e4m3_build(SuiteBuilder& b) {
   oracle::Context ctx;
   for (uint32_t w = 0; w < 256; ++w) b.add(decode_case(ctx, WordType::E4M3FN, w));
@@ -51,7 +57,9 @@ void add_validate(SuiteBuilder& b, Format f, Component c, uint32_t w, int digits
   b.add(Case{{hex_word(w, digits)}, rule.empty() ? "valid" : rejection(rule), {}, {}, tags, "component word"});
 }
 
-SuiteInfo nvfp4_code_info() { return validate_info("validate.NVFP4.code", "All 16 E2M1 code words: every one is valid (spec 3.3).", "3.3"); }
+SuiteInfo nvfp4_code_info() {
+  return validate_info("validate.NVFP4.code", "All 16 E2M1 code words: every one is valid (spec 3.3).", "3.3");
+}
 void nvfp4_code_build(SuiteBuilder& b) {
   for (uint32_t w = 0; w < 16; ++w) add_validate(b, Format::NVFP4, Component::Code, w, 1, {});
 }
@@ -61,15 +69,19 @@ std::vector<std::string> e4m3_tags(uint32_t w) {
   if ((w & 0x78) == 0 && (w & 7)) return {"subnormal"};
   return {};
 }
-SuiteInfo nvfp4_scale_info() { return validate_info("validate.NVFP4.scale", "All 256 E4M3FN words as NVFP4 block scales: NaN and any sign bit rejected (spec 3.3).", "3.3"); }
+SuiteInfo nvfp4_scale_info() {
+  return validate_info("validate.NVFP4.scale",
+                       "All 256 E4M3FN words as NVFP4 block scales: NaN and any sign bit rejected (spec 3.3).", "3.3");
+}
 void nvfp4_scale_build(SuiteBuilder& b) {
   for (uint32_t w = 0; w < 256; ++w) add_validate(b, Format::NVFP4, Component::Scale, w, 2, e4m3_tags(w));
 }
 std::vector<uint32_t> binary32_edges() {
   std::vector<uint32_t> v;
   for (uint32_t sign : {0u, 0x80000000u})
-    for (uint32_t m : {0x00000000u, 0x00000001u, 0x007fffffu, 0x00800000u, 0x3f7fffffu, 0x3f800000u, 0x3f800001u, 0x40400000u,
-                       0x7f000000u, 0x7f7fffffu, 0x7f800000u, 0x7f800001u, 0x7fbfffffu, 0x7fc00000u, 0x7fffffffu})
+    for (uint32_t m :
+         {0x00000000u, 0x00000001u, 0x007fffffu, 0x00800000u, 0x3f7fffffu, 0x3f800000u, 0x3f800001u, 0x40400000u,
+          0x7f000000u, 0x7f7fffffu, 0x7f800000u, 0x7f800001u, 0x7fbfffffu, 0x7fc00000u, 0x7fffffffu})
       v.push_back(sign | m);
   return v;
 }
@@ -82,17 +94,27 @@ std::vector<std::string> binary32_tags(uint32_t w) {
   if (w == 0x80000000u) t.push_back("negative-zero");
   return t;
 }
-SuiteInfo nvfp4_divisor_info() { return validate_info("validate.NVFP4.divisor", "Binary32 edge words as the NVFP4 divisor d_w: must be finite and > 0 (spec 3.3).", "3.3"); }
+SuiteInfo nvfp4_divisor_info() {
+  return validate_info("validate.NVFP4.divisor",
+                       "Binary32 edge words as the NVFP4 divisor d_w: must be finite and > 0 (spec 3.3).", "3.3");
+}
 void nvfp4_divisor_build(SuiteBuilder& b) {
   for (uint32_t w : binary32_edges()) add_validate(b, Format::NVFP4, Component::Divisor, w, 8, binary32_tags(w));
 }
 
 SuiteInfo nvfp4_recon_info() {
-  SuiteInfo s{"reconstruct.NVFP4", "reconstruct NVFP4",
-              "e2m1 * e4m3fn / d_w, exact and correctly rounded to binary32, for every code x every valid scale x a divisor set (spec 3.3).", "3.3", {}, {}};
+  SuiteInfo s{"reconstruct.NVFP4",
+              "reconstruct NVFP4",
+              "e2m1 * e4m3fn / d_w, exact and correctly rounded to binary32, for every code x every valid scale x a "
+              "divisor set (spec 3.3).",
+              "3.3",
+              {},
+              {}};
   s.tags = {
       {"exact", "the quotient is a binary32 value: catches needless rounding or a reciprocal-multiply."},
-      {"rounded", "the quotient is not dyadic: catches multiply-by-reciprocal or double rounding instead of one correct rounding."},
+      {"rounded",
+       "the quotient is not dyadic: catches multiply-by-reciprocal or double rounding instead of one correct "
+       "rounding."},
       {"near-one-divisor", "divisor 1 + 2^-23: catches dropping the divisor when it is close to 1."},
       {"subnormal", "a subnormal binary32 result: catches FTZ."},
       {"overflow", "the quotient exceeds the binary32 range: must be infinity; catches saturation."},
@@ -119,7 +141,8 @@ void nvfp4_recon_build(SuiteBuilder& b) {
           else if (m == 0x7f800000u) c.tags.push_back("overflow");
           else if (m < 0x00800000u) c.tags.push_back("subnormal");
           if (m != 0x7f800000u)
-            c.tags.push_back(r.exact.q == oracle::exact_value(oracle::FloatFormat::Binary32, r.binary32).q ? "exact" : "rounded");
+            c.tags.push_back(r.exact.q == oracle::exact_value(oracle::FloatFormat::Binary32, r.binary32).q ? "exact"
+                                                                                                           : "rounded");
           if (d == 0x3f800001u) c.tags.push_back("near-one-divisor");
         }
         b.add(std::move(c));
@@ -127,11 +150,17 @@ void nvfp4_recon_build(SuiteBuilder& b) {
     }
 }
 
-SuiteInfo fp8_code_info() { return validate_info("validate.FP8_E4M3FN_ROW_BF16S.code", "All 256 E4M3FN words as FP8 row codes: only the NaNs are illegal (spec 3.4).", "3.4"); }
+SuiteInfo fp8_code_info() {
+  return validate_info("validate.FP8_E4M3FN_ROW_BF16S.code",
+                       "All 256 E4M3FN words as FP8 row codes: only the NaNs are illegal (spec 3.4).", "3.4");
+}
 void fp8_code_build(SuiteBuilder& b) {
   for (uint32_t w = 0; w < 256; ++w) add_validate(b, Format::FP8_E4M3FN_ROW_BF16S, Component::Code, w, 2, e4m3_tags(w));
 }
-SuiteInfo fp8_scale_info() { return validate_info("validate.FP8_E4M3FN_ROW_BF16S.scale", "All 65,536 BF16 words as FP8 row scales: inf/NaN and any sign bit rejected (spec 3.4).", "3.4"); }
+SuiteInfo fp8_scale_info() {
+  return validate_info("validate.FP8_E4M3FN_ROW_BF16S.scale",
+                       "All 65,536 BF16 words as FP8 row scales: inf/NaN and any sign bit rejected (spec 3.4).", "3.4");
+}
 void fp8_scale_build(SuiteBuilder& b) {
   for (uint32_t w = 0; w < 0x10000; ++w) {
     std::vector<std::string> t = binary32_tags(w << 16);
@@ -140,14 +169,21 @@ void fp8_scale_build(SuiteBuilder& b) {
 }
 
 SuiteInfo fp8_recon_info() {
-  SuiteInfo s{"reconstruct.FP8_E4M3FN_ROW_BF16S", "reconstruct FP8_E4M3FN_ROW_BF16S",
-              "binary32(code * row scale) for every finite E4M3FN code x boundary BF16 scales, including products that overflow to infinity (spec 3.4).", "3.4", {}, {}};
+  SuiteInfo s{"reconstruct.FP8_E4M3FN_ROW_BF16S",
+              "reconstruct FP8_E4M3FN_ROW_BF16S",
+              "binary32(code * row scale) for every finite E4M3FN code x boundary BF16 scales, including products that "
+              "overflow to infinity (spec 3.4).",
+              "3.4",
+              {},
+              {}};
   s.tags = {
       {"scale-binade-edge", "a scale at the first or last fraction of its binade: catches exponent/fraction errors."},
       {"scale-subnormal", "a subnormal BF16 scale: catches FTZ of the scale."},
-      {"scale-zero", "a +0 scale: a signed-zero code gives a signed zero; any other code is the invalid pair of spec 3.4."},
-      {"zero-scale-pair", "a nonzero code under a +0 row scale: spec 3.4 allows only 0x00 and 0x80 there, so the pair "
-                          "has no value and must be refused (!zero-scale-codes); catches answering +-0."},
+      {"scale-zero",
+       "a +0 scale: a signed-zero code gives a signed zero; any other code is the invalid pair of spec 3.4."},
+      {"zero-scale-pair",
+       "a nonzero code under a +0 row scale: spec 3.4 allows only 0x00 and 0x80 there, so the pair "
+       "has no value and must be refused (!zero-scale-codes); catches answering +-0."},
       {"overflow", "the product overflows binary32: must be infinity, not saturated."},
       {"subnormal", "a subnormal binary32 product: catches FTZ."},
       {"rounded", "the product needs rounding to binary32: catches truncation."},
@@ -156,7 +192,8 @@ SuiteInfo fp8_recon_info() {
 }
 void fp8_recon_build(SuiteBuilder& b) {
   oracle::Context ctx;
-  std::vector<std::pair<uint32_t, const char*>> scales = {{0x0000, "scale-zero"}, {0x0001, "scale-subnormal"}, {0x007f, "scale-subnormal"}, {0x0040, "scale-subnormal"}};
+  std::vector<std::pair<uint32_t, const char*>> scales = {
+      {0x0000, "scale-zero"}, {0x0001, "scale-subnormal"}, {0x007f, "scale-subnormal"}, {0x0040, "scale-subnormal"}};
   for (uint32_t e = 1; e < 255; ++e)
     if (e <= 8 || (e >= 120 && e <= 134) || e >= 240) {
       scales.push_back({e << 7, "scale-binade-edge"});
@@ -177,7 +214,8 @@ void fp8_recon_build(SuiteBuilder& b) {
         uint32_t m = r.binary32 & 0x7fffffff;
         if (m == 0x7f800000u) c.tags.push_back("overflow");
         else if (m != 0 && m < 0x00800000u) c.tags.push_back("subnormal");
-        if (m != 0x7f800000u && !(r.exact.q == oracle::exact_value(oracle::FloatFormat::Binary32, r.binary32).q) && !r.exact.is_zero())
+        if (m != 0x7f800000u && !(r.exact.q == oracle::exact_value(oracle::FloatFormat::Binary32, r.binary32).q) &&
+            !r.exact.is_zero())
           c.tags.push_back("rounded");
       }
       b.add(std::move(c));

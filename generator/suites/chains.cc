@@ -26,8 +26,7 @@ std::vector<ChainSource> chain_sources(Format f) {
   // Rescued: magnitudes in [2^-24, qmax * 2^-25], so raw_scale32 <= 2^-25 rounds to binary16 zero
   // and is rescued to 0x0001 (inv32 = 2^24): codes round(x * 2^24) are 1 .. qmax/2, nonzero.
   auto rescued = [&](std::vector<uint32_t>& out, size_t n) {
-    for (size_t i = 0; i < n; ++i)
-      out.push_back(word(sign(std::ldexp(1.0f + unit() * (float(qmax) / 2 - 1), -24))));
+    for (size_t i = 0; i < n; ++i) out.push_back(word(sign(std::ldexp(1.0f + unit() * (float(qmax) / 2 - 1), -24))));
   };
   // Clamped: amax A = qmax * (h + 1/4) * 2^-24 rounds to the subnormal scale h * 2^-24, so
   // +-A * inv32 = +-qmax * (1 + 1/(4h)) rounds beyond qmax and qmin and is clamped.

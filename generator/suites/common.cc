@@ -29,12 +29,14 @@ std::string rejection(std::string_view rule) {
 void add_decode_tags(SuiteInfo& s) {
   s.tags.insert({
       {"zero", "a signed zero: catches -0 folded to +0."},
-      {"subnormal", "exponent field 0, fraction != 0: catches a missing subnormal path or a wrong subnormal exponent (FTZ)."},
+      {"subnormal",
+       "exponent field 0, fraction != 0: catches a missing subnormal path or a wrong subnormal exponent (FTZ)."},
       {"normal", "an ordinary normal value: catches bias and fraction-width errors."},
       {"inf", "an infinity: catches infinities decoded as NaN or as the largest finite value."},
       {"nan-quiet", "a quiet NaN: catches payload or sign canonicalisation."},
       {"nan-signaling", "a signaling NaN: catches quieting on decode (payload and quiet bit must survive)."},
-      {"nan", "a NaN word of a type with no quiet bit (E4M3FN 0x7f, 0xff): catches a NaN decoded as a number or infinity."},
+      {"nan",
+       "a NaN word of a type with no quiet bit (E4M3FN 0x7f, 0xff): catches a NaN decoded as a number or infinity."},
       {"negative", "sign bit set: catches a dropped or misplaced sign bit."},
       {"min-subnormal", "the smallest positive subnormal magnitude: catches an off-by-one subnormal exponent."},
       {"max-subnormal", "the largest subnormal magnitude: catches the subnormal/normal boundary."},
@@ -69,10 +71,18 @@ Case decode_case(oracle::Context& ctx, WordType t, uint32_t word, std::vector<st
   }
   c.info = {oracle::format_exact(d.value), std::string(oracle::class_name(d.cls))};
   switch (d.cls) {
-    case oracle::ValueClass::Zero: c.tags.push_back("zero"); break;
-    case oracle::ValueClass::Subnormal: c.tags.push_back("subnormal"); break;
-    case oracle::ValueClass::Normal: c.tags.push_back("normal"); break;
-    case oracle::ValueClass::Inf: c.tags.push_back("inf"); break;
+    case oracle::ValueClass::Zero:
+      c.tags.push_back("zero");
+      break;
+    case oracle::ValueClass::Subnormal:
+      c.tags.push_back("subnormal");
+      break;
+    case oracle::ValueClass::Normal:
+      c.tags.push_back("normal");
+      break;
+    case oracle::ValueClass::Inf:
+      c.tags.push_back("inf");
+      break;
     case oracle::ValueClass::NaN: {
       // Quiet bit = top fraction bit, for the IEEE-style types that carry a payload.
       uint32_t frac_bits = t == WordType::BF16 ? 7 : t == WordType::F16 ? 10 : t == WordType::FP32 ? 23 : 0;
@@ -80,7 +90,9 @@ Case decode_case(oracle::Context& ctx, WordType t, uint32_t word, std::vector<st
       else c.tags.push_back("nan");
       break;
     }
-    case oracle::ValueClass::Int: c.tags.push_back("int"); break;
+    case oracle::ValueClass::Int:
+      c.tags.push_back("int");
+      break;
   }
   if (neg && d.cls != oracle::ValueClass::Int) c.tags.push_back("negative");
   if (auto ff = float_format_of(t)) {

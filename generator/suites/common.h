@@ -30,10 +30,10 @@ using oracle::float_format_of;  // nullopt for integer types (oracle/float_forma
 // dequantize.NVFP4 lays out as whole tensors: 1, powers of two at both ends of the range and
 // in between, quotients that are not dyadic (3, ~0.1, 1.5, 21, 45), 1 + 2^-23, and the largest
 // binary32.
-inline constexpr uint32_t kNvfp4Divisors[] = {
-    0x3f800000u /*1*/,  0x35800000u /*2^-20*/,    0x40400000u /*3*/,       0x3dcccccdu /*~0.1*/,
-    0x3fc00000u /*1.5*/, 0x41a80000u /*21*/,      0x42340000u /*45*/,      0x3f800001u /*1+2^-23*/,
-    0x7f000000u /*2^127*/, 0x7f7fffffu /*max*/,   0x00800000u /*2^-126*/,  0x00000001u /*2^-149*/};
+inline constexpr uint32_t kNvfp4Divisors[] = {0x3f800000u /*1*/,    0x35800000u /*2^-20*/,   0x40400000u /*3*/,
+                                              0x3dcccccdu /*~0.1*/, 0x3fc00000u /*1.5*/,     0x41a80000u /*21*/,
+                                              0x42340000u /*45*/,   0x3f800001u /*1+2^-23*/, 0x7f000000u /*2^127*/,
+                                              0x7f7fffffu /*max*/,  0x00800000u /*2^-126*/,  0x00000001u /*2^-149*/};
 
 // The tags every decode suite shares, defined once here with the bug each targets.
 void add_decode_tags(SuiteInfo& s);

@@ -14,20 +14,27 @@ SuiteInfo decode_info(const char* name, const char* op, const char* about) {
   return s;
 }
 
-SuiteInfo bf16_info() { return decode_info("decode.BF16", "decode BF16", "Every BF16 word decoded to its exact binary32 expansion, value and class (spec 3.1)."); }
+SuiteInfo bf16_info() {
+  return decode_info("decode.BF16", "decode BF16",
+                     "Every BF16 word decoded to its exact binary32 expansion, value and class (spec 3.1).");
+}
 void bf16_build(SuiteBuilder& b) {
   oracle::Context ctx;
   for (uint32_t w = 0; w < 0x10000; ++w) b.add(decode_case(ctx, WordType::BF16, w));
 }
 
-SuiteInfo fp32_info() { return decode_info("decode.FP32", "decode FP32", "FP32 edge words and a seeded sample decoded bit-exactly, with value and class (spec 3.1)."); }
+SuiteInfo fp32_info() {
+  return decode_info("decode.FP32", "decode FP32",
+                     "FP32 edge words and a seeded sample decoded bit-exactly, with value and class (spec 3.1).");
+}
 void fp32_build(SuiteBuilder& b) {
   oracle::Context ctx;
   for (uint32_t sign : {0u, 0x80000000u}) {
-    for (uint32_t mag : {0x00000000u, 0x00000001u, 0x00000002u, 0x00400000u, 0x007ffffeu, 0x007fffffu, 0x00800000u, 0x00800001u,
-                         0x3f7fffffu, 0x3f800000u, 0x3f800001u, 0x7f7ffffeu, 0x7f7fffffu, 0x7f800000u,
-                         // NaNs: quiet with low, high and full payloads; signaling likewise.
-                         0x7fc00000u, 0x7fc00001u, 0x7fe00000u, 0x7fffffffu, 0x7f800001u, 0x7fa00000u, 0x7fbfffffu, 0x7f955555u})
+    for (uint32_t mag :
+         {0x00000000u, 0x00000001u, 0x00000002u, 0x00400000u, 0x007ffffeu, 0x007fffffu, 0x00800000u, 0x00800001u,
+          0x3f7fffffu, 0x3f800000u, 0x3f800001u, 0x7f7ffffeu, 0x7f7fffffu, 0x7f800000u,
+          // NaNs: quiet with low, high and full payloads; signaling likewise.
+          0x7fc00000u, 0x7fc00001u, 0x7fe00000u, 0x7fffffffu, 0x7f800001u, 0x7fa00000u, 0x7fbfffffu, 0x7f955555u})
       b.add(decode_case(ctx, WordType::FP32, sign | mag));
     // Every binade's first and last word.
     for (uint32_t e = 1; e < 255; ++e) {
@@ -36,18 +43,23 @@ void fp32_build(SuiteBuilder& b) {
     }
   }
   SplitMix64 r(suite_seed("decode.FP32"));
-  for (int i = 0; i < 4096; ++i) b.add(decode_case(ctx, WordType::FP32, static_cast<uint32_t>(r.next() >> 32), {"seeded"}));
+  for (int i = 0; i < 4096; ++i)
+    b.add(decode_case(ctx, WordType::FP32, static_cast<uint32_t>(r.next() >> 32), {"seeded"}));
 }
 
-SuiteInfo i32_info() { return decode_info("decode.I32", "decode I32", "I32 extrema and edges plus a seeded sample, two's complement (spec 3.1)."); }
+SuiteInfo i32_info() {
+  return decode_info("decode.I32", "decode I32",
+                     "I32 extrema and edges plus a seeded sample, two's complement (spec 3.1).");
+}
 void i32_build(SuiteBuilder& b) {
   oracle::Context ctx;
-  for (uint32_t w : {0x00000000u, 0x00000001u, 0x7ffffffeu, 0x7fffffffu, 0x80000000u, 0x80000001u, 0xfffffffeu, 0xffffffffu,
-                     0x0000ffffu, 0x00010000u, 0xffff0000u, 0xffff7fffu, 0x00007fffu, 0x00008000u, 0x000000ffu, 0x00000080u,
-                     0xffffff80u, 0xffffff7fu, 0x40000000u, 0xc0000000u})
+  for (uint32_t w : {0x00000000u, 0x00000001u, 0x7ffffffeu, 0x7fffffffu, 0x80000000u, 0x80000001u, 0xfffffffeu,
+                     0xffffffffu, 0x0000ffffu, 0x00010000u, 0xffff0000u, 0xffff7fffu, 0x00007fffu, 0x00008000u,
+                     0x000000ffu, 0x00000080u, 0xffffff80u, 0xffffff7fu, 0x40000000u, 0xc0000000u})
     b.add(decode_case(ctx, WordType::I32, w));
   SplitMix64 r(suite_seed("decode.I32"));
-  for (int i = 0; i < 1024; ++i) b.add(decode_case(ctx, WordType::I32, static_cast<uint32_t>(r.next() >> 32), {"seeded"}));
+  for (int i = 0; i < 1024; ++i)
+    b.add(decode_case(ctx, WordType::I32, static_cast<uint32_t>(r.next() >> 32), {"seeded"}));
 }
 
 // --- `validate FMT.word`: a direct format's words are all valid (spec 3.1: every BF16 and FP32
@@ -78,7 +90,11 @@ void add_word(SuiteBuilder& b, Format f, uint32_t w, std::vector<std::string> ta
     else if (m != 0 && m < 0x00800000u) tags.push_back("subnormal");
     if (x == 0x80000000u) tags.push_back("negative-zero");
   }
-  b.add(Case{{hex_word(w, f == Format::BF16 ? 4 : 8)}, rule.empty() ? "valid" : rejection(rule), {}, {}, tags,
+  b.add(Case{{hex_word(w, f == Format::BF16 ? 4 : 8)},
+             rule.empty() ? "valid" : rejection(rule),
+             {},
+             {},
+             tags,
              std::string(info(f).name) + " word"});
 }
 // Each binade's first and last word, zeros, subnormal edges, infinities and NaNs, both signs.
@@ -86,8 +102,7 @@ std::vector<uint32_t> float_edges(int exponent_bits, int fraction_bits) {
   std::vector<uint32_t> v;
   const uint32_t frac = (1u << fraction_bits) - 1, emax = (1u << exponent_bits) - 1;
   for (uint32_t sign : {0u, 1u << (exponent_bits + fraction_bits)}) {
-    for (uint32_t m : {0u, 1u, 2u, frac >> 1, frac})
-      v.push_back(sign | m);  // zero and subnormals
+    for (uint32_t m : {0u, 1u, 2u, frac >> 1, frac}) v.push_back(sign | m);  // zero and subnormals
     for (uint32_t e = 1; e <= emax; ++e) {
       v.push_back(sign | (e << fraction_bits));
       v.push_back(sign | (e << fraction_bits) | frac);
@@ -97,19 +112,28 @@ std::vector<uint32_t> float_edges(int exponent_bits, int fraction_bits) {
   }
   return v;
 }
-SuiteInfo bf16_word_info() { return word_validate_info("BF16", "BF16 edge words (every binade's ends, zeros, subnormals, inf, NaNs): every one valid (spec 3.1)."); }
+SuiteInfo bf16_word_info() {
+  return word_validate_info(
+      "BF16", "BF16 edge words (every binade's ends, zeros, subnormals, inf, NaNs): every one valid (spec 3.1).");
+}
 void bf16_word_build(SuiteBuilder& b) {
   for (uint32_t w : float_edges(8, 7)) add_word(b, Format::BF16, w);
 }
-SuiteInfo fp32_word_info() { return word_validate_info("FP32", "FP32 edge words and a seeded sample: every one valid (spec 3.1)."); }
+SuiteInfo fp32_word_info() {
+  return word_validate_info("FP32", "FP32 edge words and a seeded sample: every one valid (spec 3.1).");
+}
 void fp32_word_build(SuiteBuilder& b) {
   for (uint32_t w : float_edges(8, 23)) add_word(b, Format::FP32, w);
   SplitMix64 r(suite_seed("validate.FP32.word"));
   for (int i = 0; i < 256; ++i) add_word(b, Format::FP32, static_cast<uint32_t>(r.next() >> 32), {"seeded"});
 }
-SuiteInfo i32_word_info() { return word_validate_info("I32", "I32 extrema, edges and a seeded sample: every 32-bit word is a valid I32 (spec 3.1)."); }
+SuiteInfo i32_word_info() {
+  return word_validate_info("I32",
+                            "I32 extrema, edges and a seeded sample: every 32-bit word is a valid I32 (spec 3.1).");
+}
 void i32_word_build(SuiteBuilder& b) {
-  for (uint32_t w : {0x00000000u, 0x00000001u, 0x7fffffffu, 0x80000000u, 0x80000001u, 0xffffffffu, 0x0000ffffu, 0xffff8000u})
+  for (uint32_t w :
+       {0x00000000u, 0x00000001u, 0x7fffffffu, 0x80000000u, 0x80000001u, 0xffffffffu, 0x0000ffffu, 0xffff8000u})
     add_word(b, Format::I32, w);
   SplitMix64 r(suite_seed("validate.I32.word"));
   for (int i = 0; i < 256; ++i) add_word(b, Format::I32, static_cast<uint32_t>(r.next() >> 32), {"seeded"});

@@ -21,7 +21,9 @@ uint32_t neg(uint32_t w) { return w ^ 0x80000000u; }
 float pow2f(int e) { return std::ldexp(1.0f, e); }
 
 // Unbiased enough for choosing inputs; the stream is fixed by SplitMix64, so the cases are too.
-uint64_t pick(SplitMix64& r, uint64_t n) { return static_cast<uint64_t>((static_cast<unsigned __int128>(r.next()) * n) >> 64); }
+uint64_t pick(SplitMix64& r, uint64_t n) {
+  return static_cast<uint64_t>((static_cast<unsigned __int128>(r.next()) * n) >> 64);
+}
 
 class Collector {
  public:
@@ -30,8 +32,8 @@ class Collector {
   void row(std::vector<uint32_t> x, std::vector<std::string> tags, std::string comment) {
     matrix(1, std::move(x), std::move(tags), std::move(comment));
   }
-  void matrix(uint64_t rows, std::vector<uint32_t> x, std::vector<std::string> tags,
-              std::string comment, std::vector<uint64_t> shape = {}) {
+  void matrix(uint64_t rows, std::vector<uint32_t> x, std::vector<std::string> tags, std::string comment,
+              std::vector<uint64_t> shape = {}) {
     EncodeCase c;
     c.rows = rows;
     c.k = x.size() / rows;
@@ -70,7 +72,8 @@ uint16_t scale_of(const Scheme& s, uint32_t amax) {
 uint32_t last_true(uint32_t lo, uint32_t hi, const std::function<bool(uint32_t)>& pred) {
   while (lo < hi) {
     const uint32_t mid = lo + (hi - lo + 1) / 2;
-    if (pred(mid)) lo = mid; else hi = mid - 1;
+    if (pred(mid)) lo = mid;
+    else hi = mid - 1;
   }
   return lo;
 }
@@ -82,7 +85,7 @@ std::vector<uint32_t> fill_below(uint32_t amax, size_t n, uint64_t salt) {
   const float a = f32_of(amax);
   for (size_t i = 0; i < n; ++i) {
     const auto m = static_cast<float>(pick(r, 1u << 20)) / static_cast<float>(1u << 20);  // exact
-    float v = a * m;  // rounded, |v| <= a
+    float v = a * m;                                                                      // rounded, |v| <= a
     if (pick(r, 2)) v = -v;
     x.push_back(w32(v));
   }
@@ -212,7 +215,8 @@ void subnormal_scale_cases(const Scheme& s, Collector& c) {
     const uint32_t amax = w32(f32_of(f32_of_f16(h)) * q);
     std::vector<uint32_t> g = fill_below(amax, s.group, h);
     g[h % s.group] = neg(amax);
-    c.row({amax, neg(w32(f32_of(amax) / 2))}, {}, "amax = qmax * binary16 word " + std::to_string(h) + " (subnormal scales and the normal edge)");
+    c.row({amax, neg(w32(f32_of(amax) / 2))}, {},
+          "amax = qmax * binary16 word " + std::to_string(h) + " (subnormal scales and the normal edge)");
     c.row(g, {}, "whole group with a subnormal-range scale");
   }
   // The 2^-24 rescue.
@@ -247,9 +251,12 @@ void overflow_cases(const Scheme& s, Collector& c) {
 
 void nonfinite_cases(const Scheme& s, Collector& c) {
   const uint32_t G = s.group;
-  const std::pair<uint32_t, const char*> bad[] = {
-      {kPosInf, "+inf"}, {neg(kPosInf), "-inf"}, {kQNaN, "quiet NaN"}, {0x7f800001u, "signalling NaN"},
-      {0xffc00000u, "negative NaN"}, {0x7fffffffu, "NaN with full payload"}};
+  const std::pair<uint32_t, const char*> bad[] = {{kPosInf, "+inf"},
+                                                  {neg(kPosInf), "-inf"},
+                                                  {kQNaN, "quiet NaN"},
+                                                  {0x7f800001u, "signalling NaN"},
+                                                  {0xffc00000u, "negative NaN"},
+                                                  {0x7fffffffu, "NaN with full payload"}};
   size_t i = 0;
   for (const auto& [w, what] : bad) {
     std::vector<uint32_t> g = fill_below(w32(3.0f), G, 10 + i);
@@ -283,7 +290,8 @@ void clamp_cases(const Scheme& s, Collector& c) {
     if (probe(s, {hi, neg(hi)}, p) != Outcome::Ok || p.scale16 != h) continue;
     if (p.rounded[0] <= s.qmax) continue;
     if (kept < 6 || h % 5 == 0) {
-      c.row({hi, neg(hi)}, {}, "largest amax for scale word " + std::to_string(h) + ": codes clamp to qmax / qmin side");
+      c.row({hi, neg(hi)}, {},
+            "largest amax for scale word " + std::to_string(h) + ": codes clamp to qmax / qmin side");
       ++kept;
     }
   }
@@ -315,7 +323,8 @@ void subnormal_source_cases(const Scheme& s, Collector& c) {
   c.row({0x80400000u, 0x00000003u}, {}, "negative subnormal amax");
   std::vector<uint32_t> g;
   SplitMix64 r(0x5ab0 + s.qmax);
-  for (uint32_t i = 0; i < s.group; ++i) g.push_back(static_cast<uint32_t>(pick(r, 0x800000)) | (pick(r, 2) ? 0x80000000u : 0));
+  for (uint32_t i = 0; i < s.group; ++i)
+    g.push_back(static_cast<uint32_t>(pick(r, 0x800000)) | (pick(r, 2) ? 0x80000000u : 0));
   c.row(g, {}, "whole group of random binary32 subnormals");
   const uint32_t amax = w32(static_cast<float>(s.qmax) * pow2f(-24));
   c.row({amax, 0x00400000u, 0x80000007u}, {}, "scale 0x0001 with subnormal companions (normalized values are tiny)");
@@ -376,20 +385,26 @@ std::vector<uint32_t> random_values(SplitMix64& r, int d, size_t n, int e) {
   auto normalish = [&] {
     int64_t sum = 0;
     for (int i = 0; i < 4; ++i) sum += static_cast<int64_t>(r.next() >> 44);  // 20-bit
-    return static_cast<float>(sum - (int64_t{1} << 21));                     // |.| <= 2^21, exact
+    return static_cast<float>(sum - (int64_t{1} << 21));                      // |.| <= 2^21, exact
   };
   for (size_t i = 0; i < n; ++i) {
     float v = 0;
     switch (d) {
-      case 0: v = std::ldexp(static_cast<float>(static_cast<int64_t>(r.next() >> 40) - (1 << 23)), e - 23); break;
-      case 1: v = std::ldexp(normalish(), e - 21); break;
+      case 0:
+        v = std::ldexp(static_cast<float>(static_cast<int64_t>(r.next() >> 40) - (1 << 23)), e - 23);
+        break;
+      case 1:
+        v = std::ldexp(normalish(), e - 21);
+        break;
       case 2: {
         const int g = std::min(30, std::countl_zero(r.next() | 1));
         v = std::ldexp(static_cast<float>((r.next() >> 40) | (1u << 23)), e - 53 + g);
         if (r.next() & 1) v = -v;
         break;
       }
-      case 3: v = std::ldexp(normalish(), e - 31); break;  // outliers added below
+      case 3:
+        v = std::ldexp(normalish(), e - 31);
+        break;  // outliers added below
       default: {
         const auto ex = static_cast<uint32_t>(127 + e - static_cast<int>(pick(r, 20)));
         x.push_back((ex << 23) | static_cast<uint32_t>(r.next() & 0x7fffff) | (r.next() & 1 ? 0x80000000u : 0));
@@ -405,19 +420,31 @@ std::vector<uint32_t> random_values(SplitMix64& r, int d, size_t n, int e) {
 }
 
 void random_cases(const Scheme& s, Collector& c, SplitMix64& r, int per_distribution) {
-  static const char* names[] = {"uniform", "normal-ish (sum of four uniforms)", "heavy-tailed", "normal-ish with outliers", "uniform bits"};
+  static const char* names[] = {"uniform", "normal-ish (sum of four uniforms)", "heavy-tailed",
+                                "normal-ish with outliers", "uniform bits"};
   const uint32_t G = s.group;
   for (int d = 0; d < 5; ++d) {
     for (int i = 0; i < per_distribution; ++i) {
       const int e = static_cast<int>(pick(r, 34)) - 19;
       uint64_t rows = 1, k = G;
       switch (i % 5) {
-        case 0: case 1: k = G; break;
-        case 2: k = 1 + pick(r, G - 1); break;
-        case 3: k = G + 1 + pick(r, 2 * G); break;
-        default: rows = 2; k = G / 2 + pick(r, 2 * G); break;
+        case 0:
+        case 1:
+          k = G;
+          break;
+        case 2:
+          k = 1 + pick(r, G - 1);
+          break;
+        case 3:
+          k = G + 1 + pick(r, 2 * G);
+          break;
+        default:
+          rows = 2;
+          k = G / 2 + pick(r, 2 * G);
+          break;
       }
-      c.matrix(rows, random_values(r, d, rows * k, e), {"random"}, std::string("seeded random, ") + names[d] + ", magnitude 2^" + std::to_string(e));
+      c.matrix(rows, random_values(r, d, rows * k, e), {"random"},
+               std::string("seeded random, ") + names[d] + ", magnitude 2^" + std::to_string(e));
     }
   }
 }
@@ -452,15 +479,20 @@ void source_type_cases(const Scheme& s, Collector& c, SplitMix64& r) {
   // binary64
   auto d = [](double v) { return word_of(v); };
   c.typed(Src::F64, {d(1.0), d(-0.5), d(0.25)}, {}, "examples.md plain group as binary64 (exact)");
-  c.typed(Src::F64, {d(1.0 + std::ldexp(1.0, -24)), d(1.0 + 3 * std::ldexp(1.0, -24)), d(-0.75)}, {}, "binary64 ties to binary32: to even");
-  c.typed(Src::F64, {d(1.0 + std::ldexp(1.0, -30)), d(-3.0 - std::ldexp(1.0, -28))}, {}, "binary64 with bits below binary32 precision");
+  c.typed(Src::F64, {d(1.0 + std::ldexp(1.0, -24)), d(1.0 + 3 * std::ldexp(1.0, -24)), d(-0.75)}, {},
+          "binary64 ties to binary32: to even");
+  c.typed(Src::F64, {d(1.0 + std::ldexp(1.0, -30)), d(-3.0 - std::ldexp(1.0, -28))}, {},
+          "binary64 with bits below binary32 precision");
   c.typed(Src::F64, {d(1e39), d(1.0)}, {}, "binary64 overflows binary32: fails");
-  c.typed(Src::F64, {d(std::ldexp(1.0, 128) - std::ldexp(1.0, 103))}, {}, "binary64 exactly at the binary32 overflow tie: rounds to inf, fails nonfinite");
-  c.typed(Src::F64, {d(std::ldexp(1.0, 128) - std::ldexp(1.0, 103)) - 1}, {}, "binary64 just below the overflow tie: FLT_MAX, then the scale overflows");
+  c.typed(Src::F64, {d(std::ldexp(1.0, 128) - std::ldexp(1.0, 103))}, {},
+          "binary64 exactly at the binary32 overflow tie: rounds to inf, fails nonfinite");
+  c.typed(Src::F64, {d(std::ldexp(1.0, 128) - std::ldexp(1.0, 103)) - 1}, {},
+          "binary64 just below the overflow tie: FLT_MAX, then the scale overflows");
   c.typed(Src::F64, {d(-1.7976931348623157e308)}, {}, "binary64 -DBL_MAX: fails");
   c.typed(Src::F64, {d(1e-50)}, {}, "binary64 underflowing to zero: all-zero group");
   c.typed(Src::F64, {d(1e-50), d(-1e-60), d(-0.0)}, {}, "binary64 underflows of both signs and -0: all-zero group");
-  c.typed(Src::F64, {d(std::ldexp(1.0, -150)), d(1.5 * std::ldexp(1.0, -150))}, {}, "binary64 2^-150 (tie to zero) and 1.5*2^-150 (to 2^-149)");
+  c.typed(Src::F64, {d(std::ldexp(1.0, -150)), d(1.5 * std::ldexp(1.0, -150))}, {},
+          "binary64 2^-150 (tie to zero) and 1.5*2^-150 (to 2^-149)");
   c.typed(Src::F64, {d(2.0), d(1e-50)}, {}, "an underflowing element in a nonzero group");
   c.typed(Src::F64, {d(1.0), 0x7ff0000000000000ull}, {}, "binary64 +inf");
   c.typed(Src::F64, {0x7ff8000000000001ull}, {}, "binary64 NaN");
@@ -531,9 +563,11 @@ void integer_tie_cases(const Scheme& s, Collector& c) {
 // under truncation or ties-away (amax = qmax gives scale 1 and inv32 1, so the code is
 // round_to_integral(x32)).
 void source_conversion_cases(const Scheme& s, Collector& c) {
-  for (auto w : std::vector<std::vector<uint64_t>>{{0x0001}, {0x8001}, {0x007f, 0x0040}, {0x8040, 0x0003, 0x0000}, {0x0010, 0x807f}})
+  for (auto w : std::vector<std::vector<uint64_t>>{
+           {0x0001}, {0x8001}, {0x007f, 0x0040}, {0x8040, 0x0003, 0x0000}, {0x0010, 0x807f}})
     c.typed(Src::BF16, w, {}, "BF16 subnormal sources only: DAZ would make an all-zero group");
-  for (auto w : std::vector<std::vector<uint64_t>>{{0x0001}, {0x03ff}, {0x8002, 0x0001}, {0x0200, 0x8155}, {0x83ff, 0x0100, 0x0007}})
+  for (auto w : std::vector<std::vector<uint64_t>>{
+           {0x0001}, {0x03ff}, {0x8002, 0x0001}, {0x0200, 0x8155}, {0x83ff, 0x0100, 0x0007}})
     c.typed(Src::F16, w, {}, "binary16 subnormal sources only: DAZ would change the scale");
   SplitMix64 r(0x5ab1 + s.qmax);  // fixed: chosen inputs, not a sample
   std::vector<uint64_t> bg, hg;
@@ -545,8 +579,11 @@ void source_conversion_cases(const Scheme& s, Collector& c) {
   c.typed(Src::F16, hg, {}, "whole group of binary16 subnormals");
   auto d = [](double v) { return word_of(v); };
   const double tiny = std::ldexp(1.0, -149);
-  for (auto w : std::vector<std::vector<uint64_t>>{{d(std::ldexp(1.0, -140))}, {d(-tiny)}, {d(3 * tiny), d(std::ldexp(1.0, -130))},
-                                                   {d(2.5 * tiny), d(-1.5 * tiny)}, {d(std::ldexp(1.0, -127) * 1.5), d(-std::ldexp(1.0, -128))}})
+  for (auto w : std::vector<std::vector<uint64_t>>{{d(std::ldexp(1.0, -140))},
+                                                   {d(-tiny)},
+                                                   {d(3 * tiny), d(std::ldexp(1.0, -130))},
+                                                   {d(2.5 * tiny), d(-1.5 * tiny)},
+                                                   {d(std::ldexp(1.0, -127) * 1.5), d(-std::ldexp(1.0, -128))}})
     c.typed(Src::F64, w, {}, "binary64 values in the binary32 subnormal range (ties to even at 2^-149 steps)");
   // A hair above 2^-150 (half of 2^-149) rounds once to 2^-149, so the group is nonzero and rescued;
   // rounded to 24 bits first it becomes the tie 2^-150 and then +0.
@@ -563,7 +600,8 @@ void source_conversion_cases(const Scheme& s, Collector& c) {
     const double qd = static_cast<double>(s.qmax);
     const double max_e = std::floor(std::log2(65504.0 * qd)) - 1;  // (2^(e+1)) / qmax stays finite in binary16
     for (int e : {-24, -13, -1, 0, 3, 9, 14, static_cast<int>(max_e)}) {
-      const double top = std::ldexp(2.0 - std::ldexp(1.0, -24), e), above = std::ldexp(2.0 - std::ldexp(1.0, -24) + std::ldexp(1.0, -45), e);
+      const double top = std::ldexp(2.0 - std::ldexp(1.0, -24), e),
+                   above = std::ldexp(2.0 - std::ldexp(1.0, -24) + std::ldexp(1.0, -45), e);
       const double below = std::ldexp(2.0 - std::ldexp(1.0, -24) - std::ldexp(1.0, -45), e);
       const std::string be = "2^" + std::to_string(e);
       if (e + 1 <= 15) {
@@ -578,12 +616,16 @@ void source_conversion_cases(const Scheme& s, Collector& c) {
       }
       if (e >= -1) {
         c.typed(Src::F64, {d(top)}, {}, "binary64 tie (2 - 2^-24) * " + be + " alone: amax carries to 2^(e+1)");
-        c.typed(Src::F64, {d(-above), d(0.5 * top)}, {}, "binary64 just above the carrying tie, negative, as amax at " + be);
+        c.typed(Src::F64, {d(-above), d(0.5 * top)}, {},
+                "binary64 just above the carrying tie, negative, as amax at " + be);
       }
     }
   }
   const double q = static_cast<double>(s.qmax);
-  auto ulp32 = [](double v) { const float f = static_cast<float>(v); return static_cast<double>(std::nextafter(f, INFINITY)) - f; };
+  auto ulp32 = [](double v) {
+    const float f = static_cast<float>(v);
+    return static_cast<double>(std::nextafter(f, INFINITY)) - f;
+  };
   for (int k : {1, 2, 3, 4}) {
     if (k + 1 > s.qmax) break;
     const double t = k + 0.5, u = ulp32(t);
@@ -591,12 +633,15 @@ void source_conversion_cases(const Scheme& s, Collector& c) {
       const std::string sg = sign > 0 ? "" : "-";
       if (k % 2)
         c.typed(Src::F64, {d(q), d(sign * (t - std::ldexp(1.0, -40)))}, {},
-                "binary64 just below " + sg + std::to_string(k) + ".5: RNE gives the tie (code " + sg + std::to_string(k + 1) + "), truncation does not");
+                "binary64 just below " + sg + std::to_string(k) + ".5: RNE gives the tie (code " + sg +
+                    std::to_string(k + 1) + "), truncation does not");
       else {
         c.typed(Src::F64, {d(q), d(sign * (t + u / 2))}, {},
-                "binary64 at the binary32 tie above " + sg + std::to_string(k) + ".5: to even keeps the tie (code " + sg + std::to_string(k) + "), ties-away does not");
+                "binary64 at the binary32 tie above " + sg + std::to_string(k) + ".5: to even keeps the tie (code " +
+                    sg + std::to_string(k) + "), ties-away does not");
         c.typed(Src::F64, {d(q), d(sign * (t + u / 2 + std::ldexp(u, -20)))}, {},
-                "binary64 just above the binary32 tie above " + sg + std::to_string(k) + ".5: RNE rounds up (code " + sg + std::to_string(k + 1) + "), truncation does not");
+                "binary64 just above the binary32 tie above " + sg + std::to_string(k) + ".5: RNE rounds up (code " +
+                    sg + std::to_string(k + 1) + "), truncation does not");
       }
     }
   }

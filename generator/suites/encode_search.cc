@@ -54,9 +54,7 @@ bool is_f16_midpoint(uint32_t w) {
 bool is_nonfinite_f32(uint32_t w) { return ((w >> 23) & 0xff) == 0xff; }
 bool is_subnormal_f32(uint32_t w) { return ((w >> 23) & 0xff) == 0 && (w & 0x7fffff) != 0; }
 
-int32_t clamp_code(int64_t r, int32_t lo, int32_t hi) {
-  return static_cast<int32_t>(std::clamp<int64_t>(r, lo, hi));
-}
+int32_t clamp_code(int64_t r, int32_t lo, int32_t hi) { return static_cast<int32_t>(std::clamp<int64_t>(r, lo, hi)); }
 
 }  // namespace
 
@@ -89,8 +87,7 @@ uint16_t f16_of_f32(uint32_t w) {
 uint16_t f16_of_f64(double d) {
   const uint64_t w = word_of(d);
   const uint64_t e = (w >> 52) & 0x7ff, m = w & ((1ull << 52) - 1);
-  return round_to_f16(e == 0 ? m : (m | (1ull << 52)), e == 0 ? -1074 : static_cast<int>(e) - 1075,
-                      false);
+  return round_to_f16(e == 0 ? m : (m | (1ull << 52)), e == 0 ? -1074 : static_cast<int>(e) - 1075, false);
 }
 
 uint32_t f32_of_f16(uint16_t h) {
@@ -124,10 +121,14 @@ uint16_t f16_of_exact_ratio(uint32_t amax, int32_t q) {
 
 std::string_view src_name(Src s) {
   switch (s) {
-    case Src::FP32: return "FP32";
-    case Src::BF16: return "BF16";
-    case Src::F16: return "F16";
-    case Src::F64: return "F64";
+    case Src::FP32:
+      return "FP32";
+    case Src::BF16:
+      return "BF16";
+    case Src::F16:
+      return "F16";
+    case Src::F64:
+      return "F64";
   }
   return "?";
 }
@@ -161,8 +162,8 @@ Converted to_f32(Src s, uint64_t word) {
       c.carry = f != 0 && std::ilogb(f) > std::ilogb(d);  // the significand rounded up to a power of two
       c.inexact = static_cast<double>(f) != d;
       if (c.inexact) {
-        const float g = std::nextafter(f, d > f ? std::numeric_limits<float>::infinity()
-                                                : -std::numeric_limits<float>::infinity());
+        const float g =
+            std::nextafter(f, d > f ? std::numeric_limits<float>::infinity() : -std::numeric_limits<float>::infinity());
         if (std::isfinite(g)) c.tie = (static_cast<double>(f) + static_cast<double>(g)) / 2 == d;
       }
       return c;
@@ -259,19 +260,26 @@ std::optional<VariantResult> probe_variant(Variant v, const Scheme& s, std::span
 
 const std::map<std::string, std::string>& tag_meanings() {
   static const std::map<std::string, std::string> k{
-      {"amax-abs", "a signed max (max(x) instead of max(|x|)) would pick a different scale: the most negative value has the largest magnitude"},
+      {"amax-abs",
+       "a signed max (max(x) instead of max(|x|)) would pick a different scale: the most negative value has the "
+       "largest magnitude"},
       {"bf16-scale", "passing the scale through bfloat16 before the reciprocal would change a code"},
-      {"binary64", "computing the steps in binary64 (one rounding to binary16, x*(1/s) in binary64) would change a scale or code"},
+      {"binary64",
+       "computing the steps in binary64 (one rounding to binary16, x*(1/s) in binary64) would change a scale or code"},
       {"clamp", "integral rounding leaves [qmin, qmax]: the clamp after rounding is needed (a rounded-down scale)"},
-      {"double-rounding", "rounding amax/qmax once to binary16 would give a different scale than the f32-then-f16 order"},
-      {"encode-chain", "a chain of spec 12's last item: the canonical encoder's output for these sources is the input of the "
-                       "dequantize.<FMT> record with the same comment (a partial final group of every residue K mod G, "
-                       "rescued and clamped): catches an encoder and decoder that agree with each other but not with spec 7 and 6.2"},
+      {"double-rounding",
+       "rounding amax/qmax once to binary16 would give a different scale than the f32-then-f16 order"},
+      {"encode-chain",
+       "a chain of spec 12's last item: the canonical encoder's output for these sources is the input of the "
+       "dequantize.<FMT> record with the same comment (a partial final group of every residue K mod G, "
+       "rescued and clamped): catches an encoder and decoder that agree with each other but not with spec 7 and 6.2"},
       {"example", "a worked example of examples.md: catches a misreading of spec 7"},
-      {"f16-tie", "raw_scale32 lies exactly halfway between two binary16 values: catches ties-away or truncation in f32->f16"},
+      {"f16-tie",
+       "raw_scale32 lies exactly halfway between two binary16 values: catches ties-away or truncation in f32->f16"},
       {"f64-overflow", "a finite binary64 source overflows binary32: must fail nonfinite, not saturate"},
-      {"f64-carry", "a binary64 source whose binary32 rounding carries into the exponent (the significand rounds up to the "
-                    "next power of two) below the overflow threshold: catches a conversion that drops the carry"},
+      {"f64-carry",
+       "a binary64 source whose binary32 rounding carries into the exponent (the significand rounds up to the "
+       "next power of two) below the overflow threshold: catches a conversion that drops the carry"},
       {"f64-tie", "a binary64 source exactly halfway between two binary32 values: catches non-RNE f64->f32"},
       {"f64-underflow", "a nonzero binary64 source rounds to binary32 zero and counts as zero"},
       {"multi-group", "more than one group per row: catches groups that share or leak state"},
@@ -326,10 +334,14 @@ std::vector<std::string> derived_tags(const Scheme& s, const EncodeCase& c) {
   }
   if (nonfinite) t.insert("nonfinite");
   const std::pair<Variant, const char*> variants[] = {
-      {Variant::DirectDivision, "recip-vs-div"}, {Variant::Binary64, "binary64"},
-      {Variant::Bf16Scale, "bf16-scale"},        {Variant::QminDenominator, "qmax-denominator"},
-      {Variant::SingleRounding, "double-rounding"}, {Variant::TiesAway, "tie-even"},
-      {Variant::HalfUp, "tie-even"},             {Variant::SignedMax, "amax-abs"},
+      {Variant::DirectDivision, "recip-vs-div"},
+      {Variant::Binary64, "binary64"},
+      {Variant::Bf16Scale, "bf16-scale"},
+      {Variant::QminDenominator, "qmax-denominator"},
+      {Variant::SingleRounding, "double-rounding"},
+      {Variant::TiesAway, "tie-even"},
+      {Variant::HalfUp, "tie-even"},
+      {Variant::SignedMax, "amax-abs"},
       {Variant::NoClampW8, "w8-no-m128"},
   };
   // Spec 7 converts every source first: a non-finite one fails the whole tensor, and no reading of
@@ -347,7 +359,9 @@ std::vector<std::string> derived_tags(const Scheme& s, const EncodeCase& c) {
     bool fails = false;
     std::vector<uint16_t> scales;
     std::vector<int32_t> codes;
-    bool operator==(const Whole& o) const { return fails == o.fails && (fails || (scales == o.scales && codes == o.codes)); }
+    bool operator==(const Whole& o) const {
+      return fails == o.fails && (fails || (scales == o.scales && codes == o.codes));
+    }
   };
   auto each_group = [&](auto&& fn) {
     for (uint64_t r = 0; r < c.rows; ++r)
@@ -368,7 +382,8 @@ std::vector<std::string> derived_tags(const Scheme& s, const EncodeCase& c) {
     right.codes.insert(right.codes.end(), p.codes.begin(), p.codes.end());
     if (p.amax == 0) {
       group_tags.insert("zero");
-      if (std::any_of(grp.begin(), grp.end(), [](uint32_t w) { return w == 0x80000000u; })) group_tags.insert("neg-zero");
+      if (std::any_of(grp.begin(), grp.end(), [](uint32_t w) { return w == 0x80000000u; }))
+        group_tags.insert("neg-zero");
       return true;
     }
     if (p.rescued) group_tags.insert("rescue");

@@ -23,9 +23,12 @@ std::string hex(uint64_t v, int digits) {
 
 int src_digits(encsearch::Src s) {
   switch (s) {
-    case encsearch::Src::FP32: return 8;
-    case encsearch::Src::F64: return 16;
-    default: return 4;
+    case encsearch::Src::FP32:
+      return 8;
+    case encsearch::Src::F64:
+      return 16;
+    default:
+      return 4;
   }
 }
 
@@ -68,12 +71,10 @@ std::string norm_text(const oracle::EncodeResult& r, uint64_t elements) {
 
 Case to_case(oracle::Context& ctx, Format f, const Scheme& s, const EncodeCase& e) {
   const auto src_type = *oracle::find_source_type(encsearch::src_name(e.src));
-  const oracle::EncodeResult r =
-      oracle::encode_maxabs_f16_recip_rne_v1(ctx, f, src_type, e.rows, e.k, e.src_words);
+  const oracle::EncodeResult r = oracle::encode_maxabs_f16_recip_rne_v1(ctx, f, src_type, e.rows, e.k, e.src_words);
   Case c;
   const int digits = src_digits(e.src);
-  c.inputs = {std::string(encsearch::src_name(e.src)),
-              join(e.shape, "x", [](uint64_t d) { return std::to_string(d); }),
+  c.inputs = {std::string(encsearch::src_name(e.src)), join(e.shape, "x", [](uint64_t d) { return std::to_string(d); }),
               join(e.src_words, ",", [&](uint64_t w) { return hex(w, digits); })};
   if (r.failure != oracle::EncodeFailure::None) {
     c.expect = "!" + std::string(oracle::failure_rule(r.failure));

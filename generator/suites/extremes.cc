@@ -51,29 +51,43 @@ PlaneWords plane_words(Format f) {
 
 SuiteInfo extremes_info(Format f) {
   const std::string n(info(f).name);
-  SuiteInfo s{"validate-tensor." + n + ".extremes", "validate-tensor " + n,
-              n + " tensors holding the extreme words of each plane (issue 32): the largest finite scale, subnormal scales, "
-                  "the words past the largest finite" +
-                  std::string(f == Format::NVFP4 ? ", every class of divisor word" : "") + ".",
-              f == Format::NVFP4 ? "3.3" : f == Format::FP8_E4M3FN_ROW_BF16S ? "3.4" : "4,5,6", {}, {}};
+  SuiteInfo s{
+      "validate-tensor." + n + ".extremes",
+      "validate-tensor " + n,
+      n +
+          " tensors holding the extreme words of each plane (issue 32): the largest finite scale, subnormal scales, "
+          "the words past the largest finite" +
+          std::string(f == Format::NVFP4 ? ", every class of divisor word" : "") + ".",
+      f == Format::NVFP4                  ? "3.3"
+      : f == Format::FP8_E4M3FN_ROW_BF16S ? "3.4"
+                                          : "4,5,6",
+      {},
+      {}};
   s.tags = {
-      {"max-finite-scale", "the largest finite scale word of the plane in a valid tensor: catches a tensor check whose "
-                           "finiteness test is off by one (>= instead of >) while the word check is right."},
-      {"past-max-scale", "a scale word just past the largest finite (infinity, a NaN): catches a tensor check that "
-                         "compares the magnitude with the largest finite value loosely."},
-      {"subnormal-scale", "a subnormal scale word in a valid tensor: catches a tensor check that treats it as zero "
-                          "(a DAZ zero test) or rejects it."},
-      {"rank-1", "a rank-1 tensor."}, {"rank-2", "a rank-2 tensor."},
+      {"max-finite-scale",
+       "the largest finite scale word of the plane in a valid tensor: catches a tensor check whose "
+       "finiteness test is off by one (>= instead of >) while the word check is right."},
+      {"past-max-scale",
+       "a scale word just past the largest finite (infinity, a NaN): catches a tensor check that "
+       "compares the magnitude with the largest finite value loosely."},
+      {"subnormal-scale",
+       "a subnormal scale word in a valid tensor: catches a tensor check that treats it as zero "
+       "(a DAZ zero test) or rejects it."},
+      {"rank-1", "a rank-1 tensor."},
+      {"rank-2", "a rank-2 tensor."},
   };
   if (f == Format::NVFP4)
-    s.tags["nan-divisor"] = "a NaN divisor of each kind (quiet or signalling, either sign, smallest and largest payload): "
-                            "catches a NaN test on the quiet bit or on one canonical pattern.";
+    s.tags["nan-divisor"] =
+        "a NaN divisor of each kind (quiet or signalling, either sign, smallest and largest payload): "
+        "catches a NaN test on the quiet bit or on one canonical pattern.";
   if (f == Format::NVFP4)
-    s.tags["divisor-class"] = "a divisor word of each non-NaN class (zeros, subnormals, normals, the largest finite, "
-                              "infinities, either sign): d_w must be finite and strictly positive (spec 3.3).";
+    s.tags["divisor-class"] =
+        "a divisor word of each non-NaN class (zeros, subnormals, normals, the largest finite, "
+        "infinities, either sign): d_w must be finite and strictly positive (spec 3.3).";
   if (f == Format::FP8_E4M3FN_ROW_BF16S)
-    s.tags["signed-zero-codes"] = "a subnormal or +0 row scale beside both signed-zero codes 0x00 and 0x80: catches a "
-                                  "zero-scale rule that reads 0x80 as nonzero, or a subnormal scale read as zero.";
+    s.tags["signed-zero-codes"] =
+        "a subnormal or +0 row scale beside both signed-zero codes 0x00 and 0x80: catches a "
+        "zero-scale rule that reads 0x80 as nonzero, or a subnormal scale read as zero.";
   return s;
 }
 
@@ -86,8 +100,13 @@ void extremes_build(Format f, SuiteBuilder& b) {
   auto add = [&](const Tensor& t, std::vector<std::string> tags, const std::string& why) {
     tags.push_back("rank-" + std::to_string(t.shape.size()));
     const oracle::Violation v = oracle::validate_tensor(f, t);
-    b.add(Case{{text_shape(t.shape), text_plane(t.codes, cd), text_plane(t.scales, sd), t.divisor ? hex_word(*t.divisor, 8) : "-"},
-               v.text(), {}, {}, tags, why});
+    b.add(Case{{text_shape(t.shape), text_plane(t.codes, cd), text_plane(t.scales, sd),
+                t.divisor ? hex_word(*t.divisor, 8) : "-"},
+               v.text(),
+               {},
+               {},
+               tags,
+               why});
   };
   // The tensors a scale word is placed in: first scale of a two-group (row) tensor, the last scale
   // (grouped: the partial final group of the last row), a lone group.
@@ -118,7 +137,8 @@ void extremes_build(Format f, SuiteBuilder& b) {
     return out;
   };
   for (auto& [t, where] : tensors_with(pw.max_finite))
-    add(t, {"max-finite-scale"}, "largest finite scale " + hex_word(pw.max_finite, sd) + " in the " + where + ": valid");
+    add(t, {"max-finite-scale"},
+        "largest finite scale " + hex_word(pw.max_finite, sd) + " in the " + where + ": valid");
   for (uint32_t w : pw.past_max)
     for (auto& [t, where] : tensors_with(w))
       add(t, {"past-max-scale"}, "scale " + hex_word(w, sd) + " (past the largest finite) in the " + where);
@@ -142,8 +162,9 @@ void extremes_build(Format f, SuiteBuilder& b) {
                        0xffc00001u, 0xffffffffu, 0xff800001u, 0xffa00000u, 0xffbfffffu}) {
       Tensor t = base;
       t.divisor = d;
-      add(t, {"nan-divisor"}, std::string(d >> 31 ? "negative " : "positive ") +
-                                  ((d & 0x400000u) ? "quiet" : "signalling") + " NaN divisor " + hex_word(d, 8));
+      add(t, {"nan-divisor"},
+          std::string(d >> 31 ? "negative " : "positive ") + ((d & 0x400000u) ? "quiet" : "signalling") +
+              " NaN divisor " + hex_word(d, 8));
     }
     for (uint32_t d : {0x00000000u, 0x80000000u, 0x00000001u, 0x007fffffu, 0x80000001u, 0x00800000u, 0x7f7fffffu,
                        0xff7fffffu, 0x7f800000u, 0xff800000u}) {
@@ -155,14 +176,18 @@ void extremes_build(Format f, SuiteBuilder& b) {
 }
 
 template <Format F>
-SuiteInfo ei() { return extremes_info(F); }
+SuiteInfo ei() {
+  return extremes_info(F);
+}
 template <Format F>
-void eb(SuiteBuilder& b) { extremes_build(F, b); }
+void eb(SuiteBuilder& b) {
+  extremes_build(F, b);
+}
 
 // ---- parse.registry.edits ----
 
-constexpr const char* kNames[] = {"BF16", "FP32", "I32", "Q4G64_F16S", "Q5G64_F16S", "Q6G64_F16S",
-                                  "W8G32_F16S", "NVFP4", "FP8_E4M3FN_ROW_BF16S"};
+constexpr const char* kNames[] = {"BF16",       "FP32",       "I32",   "Q4G64_F16S",          "Q5G64_F16S",
+                                  "Q6G64_F16S", "W8G32_F16S", "NVFP4", "FP8_E4M3FN_ROW_BF16S"};
 
 std::string hex_name(const std::string& s) {
   static constexpr char kHex[] = "0123456789abcdef";
@@ -172,17 +197,23 @@ std::string hex_name(const std::string& s) {
 }
 
 SuiteInfo edits_info() {
-  SuiteInfo s{"parse.registry.edits", "parse",
+  SuiteInfo s{"parse.registry.edits",
+              "parse",
               "One-edit variants of the nine names that realistic parsers accept (issue 32): byte-order marks, Unicode "
               "spaces, separators, transpositions, title case; every one refused (spec 1, 3.2).",
-              "1,3.2,11", {}, {}};
+              "1,3.2,11",
+              {},
+              {}};
   s.tags = {
-      {"bom", "a byte-order mark before or after a name (UTF-8 EF BB BF, UTF-16 FE FF / FF FE): catches a reader that "
-              "skips it (Python's utf-8-sig, a BOM-aware field reader)."},
-      {"unicode-space", "a Unicode space or format character around a name (NBSP, NEL, ZWSP, ideographic space): catches "
-                        "a Unicode-aware strip()."},
-      {"separator", "the underscores removed, doubled, or replaced by '-', '.' or a space: catches normalising "
-                    "separators before the lookup."},
+      {"bom",
+       "a byte-order mark before or after a name (UTF-8 EF BB BF, UTF-16 FE FF / FF FE): catches a reader that "
+       "skips it (Python's utf-8-sig, a BOM-aware field reader)."},
+      {"unicode-space",
+       "a Unicode space or format character around a name (NBSP, NEL, ZWSP, ideographic space): catches "
+       "a Unicode-aware strip()."},
+      {"separator",
+       "the underscores removed, doubled, or replaced by '-', '.' or a space: catches normalising "
+       "separators before the lookup."},
       {"transposed", "two neighbouring characters swapped: catches a fuzzy or edit-distance match."},
       {"title-case", "a name in title case (first letter upper, the rest lower): catches case folding."},
   };
@@ -198,9 +229,11 @@ void edits_build(SuiteBuilder& b) {
     reject(n + "\xef\xbb\xbf", "bom", "UTF-8 byte-order mark after " + n);
     reject("\xfe\xff" + n, "bom", "UTF-16 big-endian byte-order mark before " + n);
     reject("\xff\xfe" + n, "bom", "UTF-16 little-endian byte-order mark before " + n);
-    for (const auto& [u, what] : std::vector<std::pair<std::string, std::string>>{
-             {"\xc2\xa0", "no-break space"}, {"\xc2\x85", "next line (NEL)"}, {"\xe2\x80\x8b", "zero-width space"},
-             {"\xe3\x80\x80", "ideographic space"}}) {
+    for (const auto& [u, what] :
+         std::vector<std::pair<std::string, std::string>>{{"\xc2\xa0", "no-break space"},
+                                                          {"\xc2\x85", "next line (NEL)"},
+                                                          {"\xe2\x80\x8b", "zero-width space"},
+                                                          {"\xe3\x80\x80", "ideographic space"}}) {
       reject(u + n, "unicode-space", what + " before " + n);
       reject(n + u, "unicode-space", what + " after " + n);
     }
@@ -236,16 +269,22 @@ void edits_build(SuiteBuilder& b) {
 // ---- reconstruct.NVFP4.divisors ----
 
 SuiteInfo divisors_info() {
-  SuiteInfo s{"reconstruct.NVFP4.divisors", "reconstruct NVFP4",
-              "e2m1 * e4m3fn / d_w at realistic divisors where the multiplier form e2m1 * e4m3 * binary32(1/d_w) or the "
-              "folded form e2m1 * binary32(e4m3/d_w) is 2 ulp or more off the one rounding spec 3.3 defines (issue 32).",
-              "3.3", {}, {}};
+  SuiteInfo s{
+      "reconstruct.NVFP4.divisors",
+      "reconstruct NVFP4",
+      "e2m1 * e4m3fn / d_w at realistic divisors where the multiplier form e2m1 * e4m3 * binary32(1/d_w) or the "
+      "folded form e2m1 * binary32(e4m3/d_w) is 2 ulp or more off the one rounding spec 3.3 defines (issue 32).",
+      "3.3",
+      {},
+      {}};
   s.tags = {
-      {"multiplier-2ulp", "the multiplier form e2m1 * e4m3 * binary32(1/d_w) (the reciprocal rounded first, subnormal for "
-                          "d_w above 2^126) is exactly 2 ulp off: catches a reciprocal-multiply kernel even under a 1-ulp "
-                          "tolerance."},
-      {"folded-2ulp", "the folded form e2m1 * binary32(e4m3 / d_w) (d_w folded into the block scale and rounded, then "
-                      "multiplied and rounded again) is 2 ulp or more off: catches it under a 1-ulp tolerance."},
+      {"multiplier-2ulp",
+       "the multiplier form e2m1 * e4m3 * binary32(1/d_w) (the reciprocal rounded first, subnormal for "
+       "d_w above 2^126) is exactly 2 ulp off: catches a reciprocal-multiply kernel even under a 1-ulp "
+       "tolerance."},
+      {"folded-2ulp",
+       "the folded form e2m1 * binary32(e4m3 / d_w) (d_w folded into the block scale and rounded, then "
+       "multiplied and rounded again) is 2 ulp or more off: catches it under a 1-ulp tolerance."},
       {"subnormal", "a subnormal binary32 result: catches FTZ."},
   };
   return s;
@@ -295,8 +334,8 @@ void divisors_build(SuiteBuilder& b) {
           if (m2 && mult2) c.tags.push_back("multiplier-2ulp");
           if (f2 && fold2) c.tags.push_back("folded-2ulp");
           if ((rs.binary32 & 0x7f800000u) == 0) c.tags.push_back("subnormal");
-          c.comment = std::string("the multiplier form gives ") + hex_word(mult ^ (sign << 28), 8) + ", the folded form " +
-                      hex_word(fold ^ (sign << 28), 8);
+          c.comment = std::string("the multiplier form gives ") + hex_word(mult ^ (sign << 28), 8) +
+                      ", the folded form " + hex_word(fold ^ (sign << 28), 8);
           b.add(std::move(c));
         }
         multiplier += m2 && mult2;

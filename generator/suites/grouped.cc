@@ -17,7 +17,12 @@ std::string fmt_name(Format f) { return std::string(info(f).name); }
 template <Format F>
 SuiteInfo codes_info() {
   std::string n = fmt_name(F);
-  SuiteInfo s{"decode." + n + ".code", "decode " + n + ".code", "Every " + n + " logical code word to its signed code (two's complement) or rejection (spec 5).", "5", {}, {}};
+  SuiteInfo s{"decode." + n + ".code",
+              "decode " + n + ".code",
+              "Every " + n + " logical code word to its signed code (two's complement) or rejection (spec 5).",
+              "5",
+              {},
+              {}};
   add_decode_tags(s);
   return s;
 }
@@ -38,12 +43,18 @@ void codes_build(SuiteBuilder& b) {
 template <Format F>
 SuiteInfo scales_info() {
   std::string n = fmt_name(F);
-  SuiteInfo s{"validate." + n + ".scale", "validate " + n + ".scale", "Every binary16 word as a " + n + " group scale: valid or the rule broken (spec 6.1).", "6.1", {}, {}};
+  SuiteInfo s{"validate." + n + ".scale",
+              "validate " + n + ".scale",
+              "Every binary16 word as a " + n + " group scale: valid or the rule broken (spec 6.1).",
+              "6.1",
+              {},
+              {}};
   s.tags = {
       {"scale-zero", "+0: valid (and triggers the zero-scale rule on codes); catches rejecting a zero scale."},
       {"scale-negative-zero", "-0: rejected as negative; catches sign-blind zero tests."},
-      {"scale-negative", "a negative scale, finite or not (the sign bit is checked first, so -inf and negative NaNs are "
-                         "scale-negative): catches accepting negative scales."},
+      {"scale-negative",
+       "a negative scale, finite or not (the sign bit is checked first, so -inf and negative NaNs are "
+       "scale-negative): catches accepting negative scales."},
       {"scale-nonfinite", "+inf or a positive NaN (a sign-zero non-finite word): catches accepting inf/NaN."},
       {"scale-subnormal", "a positive subnormal binary16 scale: catches FTZ in scale validation."},
       {"scale-normal", "a positive normal scale: the ordinary valid case."},
@@ -56,12 +67,12 @@ void scales_build(SuiteBuilder& b) {
     std::string_view rule = oracle::word_rule(F, Component::Scale, w);
     const uint32_t exp = (w >> 10) & 31;
     const bool neg = w & 0x8000;
-    std::string tag = (w == 0x8000)   ? "scale-negative-zero"
-                      : neg             ? "scale-negative"
-                      : exp == 31       ? "scale-nonfinite"
-                      : w == 0          ? "scale-zero"
-                      : exp == 0        ? "scale-subnormal"
-                                        : "scale-normal";
+    std::string tag = (w == 0x8000) ? "scale-negative-zero"
+                      : neg         ? "scale-negative"
+                      : exp == 31   ? "scale-nonfinite"
+                      : w == 0      ? "scale-zero"
+                      : exp == 0    ? "scale-subnormal"
+                                    : "scale-normal";
     b.add(Case{{hex_word(w, 4)}, rule.empty() ? "valid" : rejection(rule), {}, {}, {tag}, "binary16 scale word"});
   }
 }
@@ -70,8 +81,12 @@ void scales_build(SuiteBuilder& b) {
 template <Format F>
 SuiteInfo code_validate_info() {
   std::string n = fmt_name(F);
-  SuiteInfo s{"validate." + n + ".code", "validate " + n + ".code",
-              "Every " + n + " logical code word as a code component: valid, except W8's 0x80 (spec 5).", "5", {}, {}};
+  SuiteInfo s{"validate." + n + ".code",
+              "validate " + n + ".code",
+              "Every " + n + " logical code word as a code component: valid, except W8's 0x80 (spec 5).",
+              "5",
+              {},
+              {}};
   s.tags = {
       {"valid", "a code word the component accepts: catches over-eager rejection."},
       {"rejected", "a code word the component rejects (W8 0x80, -128): catches a missing interval check."},
@@ -88,17 +103,25 @@ void code_validate_build(SuiteBuilder& b) {
     int32_t v = oracle::signed_code(t, w);
     int32_t lo = -(1 << (info(t).bits - 1));
     if (v == lo || v == -lo - 1 || (F == Format::W8G32_F16S && v == lo + 1)) tags.push_back("int-extreme");
-    b.add(Case{{hex_word(w, 2)}, rule.empty() ? "valid" : rejection(rule), {}, {}, tags, "code word " + std::to_string(v)});
+    b.add(Case{
+        {hex_word(w, 2)}, rule.empty() ? "valid" : rejection(rule), {}, {}, tags, "code word " + std::to_string(v)});
   }
 }
 
 // --- every binary16 word decoded (the exact values of the scale words)
 SuiteInfo f16_info() {
-  SuiteInfo s{"decode.F16", "decode F16", "Every binary16 (F16S scale) word decoded to its exact value and payload-preserving binary32 expansion (spec 6.1).", "6.1", {}, {}};
+  SuiteInfo s{"decode.F16",
+              "decode F16",
+              "Every binary16 (F16S scale) word decoded to its exact value and payload-preserving binary32 expansion "
+              "(spec 6.1).",
+              "6.1",
+              {},
+              {}};
   add_decode_tags(s);
-  s.policies = {{std::string(info(WordType::F16).decode_nan_latitude), "any binary32 NaN for a binary16 NaN word: binary16 is only a scale type, whose NaN words "
-                            "are invalid (spec 6.1), so a conversion that quiets or canonicalises the NaN is an "
-                            "alternative, reported as such."}};
+  s.policies = {{std::string(info(WordType::F16).decode_nan_latitude),
+                 "any binary32 NaN for a binary16 NaN word: binary16 is only a scale type, whose NaN words "
+                 "are invalid (spec 6.1), so a conversion that quiets or canonicalises the NaN is an "
+                 "alternative, reported as such."}};
   return s;
 }
 void f16_build(SuiteBuilder& b) {
@@ -114,14 +137,22 @@ void f16_build(SuiteBuilder& b) {
 template <Format F>
 SuiteInfo recon_info() {
   std::string n = fmt_name(F);
-  SuiteInfo s{"reconstruct." + n, "reconstruct " + n, "binary32(code * scale) for every code times boundary binary16 scales: each exponent's extremes, all subnormal scales for the smallest codes; a nonzero code under a +0 scale is refused (spec 6.1, 6.2).", "6.1,6.2", {}, {}};
+  SuiteInfo s{"reconstruct." + n,
+              "reconstruct " + n,
+              "binary32(code * scale) for every code times boundary binary16 scales: each exponent's extremes, all "
+              "subnormal scales for the smallest codes; a nonzero code under a +0 scale is refused (spec 6.1, 6.2).",
+              "6.1,6.2",
+              {},
+              {}};
   s.tags = {
-      {"scale-binade-edge", "a scale at the first or last fraction of its binade: catches exponent/fraction split errors."},
+      {"scale-binade-edge",
+       "a scale at the first or last fraction of its binade: catches exponent/fraction split errors."},
       {"scale-subnormal", "a subnormal binary16 scale: catches FTZ of the scale."},
       {"scale-zero", "a +0 scale: code 0 gives +0; any other code is the invalid pair of spec 6.1."},
-      {"zero-scale-pair", "a nonzero code under a +0 scale: spec 6.1 makes every code of a +0-scale group zero, so the "
-                          "pair has no value and must be refused (!zero-scale-codes), as W8's 0x80 is; catches "
-                          "answering +-0."},
+      {"zero-scale-pair",
+       "a nonzero code under a +0 scale: spec 6.1 makes every code of a +0-scale group zero, so the "
+       "pair has no value and must be refused (!zero-scale-codes), as W8's 0x80 is; catches "
+       "answering +-0."},
       {"scale-max", "the largest binary16 scale 65504: catches overflow handling of large products."},
       {"code-extreme", "the most negative or positive code: catches sign extension and range errors."},
       {"illegal", "an illegal code (W8 0x80): the rule must be reported, not a value."},
@@ -138,7 +169,12 @@ void recon_build(SuiteBuilder& b) {
     int32_t v = oracle::signed_code(t, code);
     int32_t lo = -(1 << (info(t).bits - 1));
     if (v == lo || v == -lo - 1) tags.push_back("code-extreme");
-    Case c{{hex_word(code, 2), hex_word(scale, 4), "-"}, "", {}, {}, tags, "code " + std::to_string(v) + " x scale " + hex_word(scale, 4)};
+    Case c{{hex_word(code, 2), hex_word(scale, 4), "-"},
+           "",
+           {},
+           {},
+           tags,
+           "code " + std::to_string(v) + " x scale " + hex_word(scale, 4)};
     if (!r.rule.empty()) {
       c.expect = rejection(r.rule);
       c.info = {"-"};

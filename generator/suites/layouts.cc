@@ -16,23 +16,30 @@ namespace nc::gen {
 namespace {
 
 SuiteInfo layout_info() {
-  SuiteInfo s{"layout.NVFP4.blockscale-k16-m128x4-v1", "layout NVFP4 blockscale-k16-m128x4-v1",
+  SuiteInfo s{"layout.NVFP4.blockscale-k16-m128x4-v1",
+              "layout NVFP4 blockscale-k16-m128x4-v1",
               "Byte offsets of NVFP4 block scales in layout blockscale-k16-m128x4-v1 (the cuBLAS/CUTLASS 128x4 "
               "scale-factor tile, 512 bytes) and the padded plane size, per logical shape.",
-              "2, 3.3, 12", {}, {}};
+              "2, 3.3, 12",
+              {},
+              {}};
   s.tags = {
-      {"row-group-edge", "a row on either side of a 32-row group boundary inside a tile: catches rows laid out "
-                         "linearly instead of interleaved by groups of 32."},
-      {"tile-edge", "a row or block column on either side of a tile boundary (128 rows, 4 columns): catches a wrong "
-                    "tile size or tile order."},
+      {"row-group-edge",
+       "a row on either side of a 32-row group boundary inside a tile: catches rows laid out "
+       "linearly instead of interleaved by groups of 32."},
+      {"tile-edge",
+       "a row or block column on either side of a tile boundary (128 rows, 4 columns): catches a wrong "
+       "tile size or tile order."},
       {"last-tile", "a scale of the last tile of the plane: catches a wrong tile count per row or column."},
       {"padded", "a shape whose scale matrix is not whole tiles: catches unpadded row strides and plane sizes."},
       {"whole-shape", "every scale of a small shape: catches any permutation error in one or two tiles."},
       {"random", "a seeded sample of a model-sized shape (SplitMix64): broad coverage."},
-      {"refused-k", "K not a multiple of 16 (!shape): spec 3.3 gives every K-axis group 16 codes, so there is no "
-                    "partial final block to place; catches a ceil_div(K, 16) scale matrix laid out anyway."},
-      {"refused-index", "a row or block column outside the logical [N, K/16] scale matrix (!index), though inside the "
-                        "padded tile: catches an offset computed for any coordinate the padded plane holds."},
+      {"refused-k",
+       "K not a multiple of 16 (!shape): spec 3.3 gives every K-axis group 16 codes, so there is no "
+       "partial final block to place; catches a ceil_div(K, 16) scale matrix laid out anyway."},
+      {"refused-index",
+       "a row or block column outside the logical [N, K/16] scale matrix (!index), though inside the "
+       "padded tile: catches an offset computed for any coordinate the padded plane holds."},
   };
   return s;
 }
@@ -54,12 +61,14 @@ void layout_build(SuiteBuilder& b) {
                "scale (" + std::to_string(m) + ", " + std::to_string(j) + ") of a " + shape + " matrix"});
   };
   // Small shapes and ones just past a tile boundary: every scale.
-  const std::vector<std::pair<uint64_t, uint64_t>> whole{{1, 16}, {2, 32}, {31, 64}, {33, 48}, {128, 64}, {129, 80}, {160, 144}};
+  const std::vector<std::pair<uint64_t, uint64_t>> whole{{1, 16},   {2, 32},   {31, 64},  {33, 48},
+                                                         {128, 64}, {129, 80}, {160, 144}};
   for (auto [n, k] : whole)
     for (uint64_t m = 0; m < n; ++m)
       for (uint64_t j = 0; j < k / 16; ++j) add(n, k, m, j, {"whole-shape"});
   // Edge rows x edge columns, and the whole last tile.
-  const std::vector<std::pair<uint64_t, uint64_t>> edged{{256, 128}, {300, 272}, {383, 1040}, {1000, 7168}, {4096, 4096}};
+  const std::vector<std::pair<uint64_t, uint64_t>> edged{
+      {256, 128}, {300, 272}, {383, 1040}, {1000, 7168}, {4096, 4096}};
   for (auto [n, k] : edged) {
     const uint64_t blocks = k / 16;
     std::set<uint64_t> rows, columns;
@@ -92,17 +101,20 @@ void layout_build(SuiteBuilder& b) {
     comment.append(" (").append(shape).append(1, ')');
     b.add(Case{{shape, std::to_string(m), std::to_string(j)}, rejection(rule), {}, {"-"}, {tag}, comment});
   };
-  for (auto [n, k] : std::vector<std::pair<uint64_t, uint64_t>>{{1, 1}, {1, 8}, {1, 15}, {1, 17}, {2, 24}, {128, 40}, {129, 200}, {7168, 2056}}) {
+  for (auto [n, k] : std::vector<std::pair<uint64_t, uint64_t>>{
+           {1, 1}, {1, 8}, {1, 15}, {1, 17}, {2, 24}, {128, 40}, {129, 200}, {7168, 2056}}) {
     refuse(n, k, 0, 0, "refused-k", "K not a multiple of 16: the first scale");
     refuse(n, k, n - 1, k / 16, "refused-k", "K not a multiple of 16: the would-be partial block of the last row");
   }
-  for (auto [n, k] : std::vector<std::pair<uint64_t, uint64_t>>{{1, 16}, {2, 32}, {31, 64}, {33, 48}, {128, 64}, {129, 80}, {300, 272}}) {
+  for (auto [n, k] : std::vector<std::pair<uint64_t, uint64_t>>{
+           {1, 16}, {2, 32}, {31, 64}, {33, 48}, {128, 64}, {129, 80}, {300, 272}}) {
     const uint64_t blocks = k / 16;
     refuse(n, k, n, 0, "refused-index", "row N, one past the last row");
     refuse(n, k, 0, blocks, "refused-index", "block column K/16, one past the last");
     refuse(n, k, n, blocks, "refused-index", "row N and block column K/16");
     if (n % 128) refuse(n, k, (n + 127) / 128 * 128 - 1, 0, "refused-index", "the last padded row of the tile");
-    if (blocks % 4) refuse(n, k, 0, (blocks + 3) / 4 * 4 - 1, "refused-index", "the last padded block column of the tile");
+    if (blocks % 4)
+      refuse(n, k, 0, (blocks + 3) / 4 * 4 - 1, "refused-index", "the last padded block column of the tile");
     refuse(n, k, uint64_t(1) << 40, 0, "refused-index", "a row far outside");
   }
   // Model-sized shapes: seeded samples anywhere in the plane.

@@ -22,18 +22,27 @@ constexpr oracle::FloatFormat destination() {
 template <oracle::Recipe R>
 SuiteInfo ties_info() {
   std::string n(oracle::recipe_name(R));
-  SuiteInfo s{"convert." + n + ".ties", "convert " + n,
-              "Every rounding tie of " + n + " (each midpoint between adjacent destination values, both signs, "
-              "subnormals and the overflow midpoint included) and its binary32 neighbours (docs/recipes.md).",
-              "recipes", {}, {}};
+  SuiteInfo s{"convert." + n + ".ties",
+              "convert " + n,
+              "Every rounding tie of " + n +
+                  " (each midpoint between adjacent destination values, both signs, "
+                  "subnormals and the overflow midpoint included) and its binary32 neighbours (docs/recipes.md).",
+              "recipes",
+              {},
+              {}};
   s.tags = {
-      {"tie-to-even-down", "exactly halfway, the lower neighbour is even: catches round-half-up / half-away-from-zero."},
+      {"tie-to-even-down",
+       "exactly halfway, the lower neighbour is even: catches round-half-up / half-away-from-zero."},
       {"tie-to-even-up", "exactly halfway, the upper neighbour is even: catches round-half-down and truncation."},
       {"below-tie", "one binary32 ulp below a tie: catches rounding up too early (sticky bit lost)."},
       {"above-tie", "one binary32 ulp above a tie: catches rounding down (truncation, sticky bit lost)."},
-      {"subnormal", "the tie lies below the smallest normal destination value: catches FTZ and a wrong subnormal rounding position."},
+      {"subnormal",
+       "the tie lies below the smallest normal destination value: catches FTZ and a wrong subnormal rounding "
+       "position."},
       {"underflow", "the tie between zero and the smallest subnormal: catches flushing or rounding away from zero."},
-      {"overflow", "the tie between the largest finite value and the next power of two: catches an overflow threshold at the largest finite value."},
+      {"overflow",
+       "the tie between the largest finite value and the next power of two: catches an overflow threshold at the "
+       "largest finite value."},
       {"negative", "a negative source: catches sign errors in rounding (round toward zero instead of nearest)."},
   };
   return s;

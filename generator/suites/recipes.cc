@@ -26,9 +26,16 @@ RecipeCard card(oracle::Recipe r) {
 template <oracle::Recipe R>
 SuiteInfo recipe_info() {
   std::string n(oracle::recipe_name(R));
-  SuiteInfo s{"convert." + n, "convert " + n, "Binary32 words converted by " + n + ": ties, their neighbours, underflow, overflow, zeros, infinities and NaNs (docs/recipes.md).", "recipes", {}, {}};
+  SuiteInfo s{"convert." + n,
+              "convert " + n,
+              "Binary32 words converted by " + n +
+                  ": ties, their neighbours, underflow, overflow, zeros, infinities and NaNs (docs/recipes.md).",
+              "recipes",
+              {},
+              {}};
   s.tags = {
-      {"tie-to-even-down", "exactly halfway, the lower neighbour is even: catches round-half-up / half-away-from-zero."},
+      {"tie-to-even-down",
+       "exactly halfway, the lower neighbour is even: catches round-half-up / half-away-from-zero."},
       {"tie-to-even-up", "exactly halfway, the upper neighbour is even: catches round-half-down and truncation."},
       {"below-tie", "one binary32 ulp below a tie: catches rounding up too early (sticky bit lost)."},
       {"above-tie", "one binary32 ulp above a tie: catches rounding down (truncation, sticky bit lost)."},
@@ -38,13 +45,15 @@ SuiteInfo recipe_info() {
       {"zero", "a signed zero: catches a lost sign of zero."},
       {"inf", "an infinity: catches the wrong infinity policy."},
       {"nan-quiet", "a quiet NaN with a payload: catches payload, sign or quiet-bit mishandling."},
-      {"nan-signaling", "a signaling NaN with a payload: catches a NaN that is not quieted, or a payload that truncates to infinity."},
+      {"nan-signaling",
+       "a signaling NaN with a payload: catches a NaN that is not quieted, or a payload that truncates to infinity."},
       {"negative", "a negative source: catches sign errors in rounding (round toward zero instead of nearest)."},
   };
   // The NaN latitude (registry/registry.h): where the destination's NaN has a payload and a quiet bit.
   if (const std::string_view latitude = info(R).nan_latitude; !latitude.empty())
-    s.policies = {{std::string(latitude), "any NaN of the destination type for a NaN source, instead of the recipe's "
-                              "sign- and payload-keeping quiet NaN (a canonical-NaN convention)."}};
+    s.policies = {{std::string(latitude),
+                   "any NaN of the destination type for a NaN source, instead of the recipe's "
+                   "sign- and payload-keeping quiet NaN (a canonical-NaN convention)."}};
   return s;
 }
 
@@ -69,7 +78,8 @@ void recipe_build(SuiteBuilder& b) {
     oracle::Exact e = oracle::exact_value(oracle::FloatFormat::Binary32, src);
     std::vector<std::string> accept;
     if (!latitude.empty() && (src & 0x7fffffffu) > 0x7f800000u) accept = {std::string(latitude)};
-    b.add(Case{{hex_word(src, 8)}, hex_word(dst, rc.digits), accept, {oracle::format_exact(e)}, tags, "binary32 source"});
+    b.add(
+        Case{{hex_word(src, 8)}, hex_word(dst, rc.digits), accept, {oracle::format_exact(e)}, tags, "binary32 source"});
   };
   const uint32_t max = fi.max_finite_magnitude_bits;
   const uint32_t frac_one = 1u << fi.fraction_bits;
@@ -118,16 +128,21 @@ void recipe_build(SuiteBuilder& b) {
     add(ssign, {"zero"});
     add(ssign | 0x00000001u, {"underflow"});
     add(ssign | 0x00800000u, {"underflow"});
-    for (uint32_t nan : {0x7fc00000u, 0x7fc00001u, 0x7fe00000u, 0x7fffffffu, 0x7fc0ffffu, 0x7fd55555u}) add(ssign | nan, {"nan-quiet"});
-    for (uint32_t nan : {0x7f800001u, 0x7fa00000u, 0x7fbfffffu, 0x7f80ffffu, 0x7f810000u, 0x7f955555u}) add(ssign | nan, {"nan-signaling"});
+    for (uint32_t nan : {0x7fc00000u, 0x7fc00001u, 0x7fe00000u, 0x7fffffffu, 0x7fc0ffffu, 0x7fd55555u})
+      add(ssign | nan, {"nan-quiet"});
+    for (uint32_t nan : {0x7f800001u, 0x7fa00000u, 0x7fbfffffu, 0x7f80ffffu, 0x7f810000u, 0x7f955555u})
+      add(ssign | nan, {"nan-signaling"});
   }
 }
 
 NC_SUITE(recipe_info<oracle::Recipe::F32_TO_BF16_RNE>, recipe_build<oracle::Recipe::F32_TO_BF16_RNE>);
 NC_SUITE(recipe_info<oracle::Recipe::F32_TO_F16_RNE>, recipe_build<oracle::Recipe::F32_TO_F16_RNE>);
-NC_SUITE(recipe_info<oracle::Recipe::F32_TO_E4M3FN_RNE_SATFINITE>, recipe_build<oracle::Recipe::F32_TO_E4M3FN_RNE_SATFINITE>);
-NC_SUITE(recipe_info<oracle::Recipe::F32_TO_E4M3FN_RNE_OVF_NAN>, recipe_build<oracle::Recipe::F32_TO_E4M3FN_RNE_OVF_NAN>);
-NC_SUITE(recipe_info<oracle::Recipe::F32_TO_E2M1_RNE_SATFINITE>, recipe_build<oracle::Recipe::F32_TO_E2M1_RNE_SATFINITE>);
+NC_SUITE(recipe_info<oracle::Recipe::F32_TO_E4M3FN_RNE_SATFINITE>,
+         recipe_build<oracle::Recipe::F32_TO_E4M3FN_RNE_SATFINITE>);
+NC_SUITE(recipe_info<oracle::Recipe::F32_TO_E4M3FN_RNE_OVF_NAN>,
+         recipe_build<oracle::Recipe::F32_TO_E4M3FN_RNE_OVF_NAN>);
+NC_SUITE(recipe_info<oracle::Recipe::F32_TO_E2M1_RNE_SATFINITE>,
+         recipe_build<oracle::Recipe::F32_TO_E2M1_RNE_SATFINITE>);
 
 }  // namespace
 }  // namespace nc::gen

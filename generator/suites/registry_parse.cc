@@ -10,8 +10,8 @@
 namespace nc::gen {
 namespace {
 
-constexpr const char* kCanonical[] = {"BF16", "FP32", "I32", "Q4G64_F16S", "Q5G64_F16S", "Q6G64_F16S",
-                                      "W8G32_F16S", "NVFP4", "FP8_E4M3FN_ROW_BF16S"};
+constexpr const char* kCanonical[] = {"BF16",       "FP32",       "I32",   "Q4G64_F16S",          "Q5G64_F16S",
+                                      "Q6G64_F16S", "W8G32_F16S", "NVFP4", "FP8_E4M3FN_ROW_BF16S"};
 
 std::string hex_bytes(const std::string& s) {
   if (s.empty()) return "\"\"";
@@ -35,12 +35,14 @@ SuiteInfo describe() {
       {"case", "a canonical name in other letter case: catches case-insensitive comparison."},
       {"whitespace", "a canonical name with surrounding or inner whitespace: catches trimming before comparison."},
       {"nul", "a canonical name with an embedded or trailing NUL byte: catches C-string comparison that stops at NUL."},
-      {"control", "a canonical name with an ASCII control byte (0x01-0x1f, 0x7f; CR included) before or after it: catches "
-                  "trimming of line endings or control characters."},
+      {"control",
+       "a canonical name with an ASCII control byte (0x01-0x1f, 0x7f; CR included) before or after it: catches "
+       "trimming of line endings or control characters."},
       {"truncated", "a proper prefix or extension of a canonical name: catches prefix matching."},
       {"component", "familiar components in an unregistered combination (spec 1): catches parsing names as a grammar."},
-      {"numeric-field", "a grouped name with its bit width or group size spelt as another integer (leading zero, plus "
-                        "sign): catches a grammar that parses the numbers as integers (spec 3.2)."},
+      {"numeric-field",
+       "a grouped name with its bit width or group size spelt as another integer (leading zero, plus "
+       "sign): catches a grammar that parses the numbers as integers (spec 3.2)."},
       {"excluded", "a scheme the spec excludes (GGUF, GPTQ, AWQ, MX, NF4, other FP8/FP4): catches alias tables."},
       {"internal", "an internal or explanatory name (BF16_CTRL, INT32, Q4, the encoder profile): catches aliases."},
       {"empty", "the empty name: catches a default format."},
@@ -89,25 +91,62 @@ void build(SuiteBuilder& b) {
   add_reject(b, "", "empty", "empty name");
   add_reject(b, "Q4G64 F16S", "whitespace", "inner space instead of underscore");
   add_reject(b, "Q4G64-F16S", "component", "hyphen instead of underscore");
-  for (const char* n : {"FP16", "F16", "FP8_E4M3FN", "E4M3FN", "E2M1", "FP64", "F64", "I64", "I16", "I8", "U8", "U32", "UINT8",
-                        "Q4G32_F16S", "Q4G128_F16S", "Q6G128_F16S", "Q5G32_F16S", "W8G64_F16S", "W8G128_F16S", "Q8G32_F16S",
-                        "W4G64_F16S", "Q2G64_F16S", "Q3G64_F16S", "Q4G64_BF16S", "Q4G64_F32S", "Q4G64_F16", "W8G32_F16",
-                        "W8G32_BF16S", "FP8_E4M3FN_ROW_F16S", "FP8_E5M2_ROW_BF16S", "FP8_E4M3_ROW_BF16S",
-                        "FP8_E4M3FN_COL_BF16S", "NVFP4_E4M3", "NVFP8", "FP4", "FP4_E2M1", "Q4G64_F16S_ZP", "Q4G64_F16S_ASYM"})
+  for (const char* n : {"FP16",
+                        "F16",
+                        "FP8_E4M3FN",
+                        "E4M3FN",
+                        "E2M1",
+                        "FP64",
+                        "F64",
+                        "I64",
+                        "I16",
+                        "I8",
+                        "U8",
+                        "U32",
+                        "UINT8",
+                        "Q4G32_F16S",
+                        "Q4G128_F16S",
+                        "Q6G128_F16S",
+                        "Q5G32_F16S",
+                        "W8G64_F16S",
+                        "W8G128_F16S",
+                        "Q8G32_F16S",
+                        "W4G64_F16S",
+                        "Q2G64_F16S",
+                        "Q3G64_F16S",
+                        "Q4G64_BF16S",
+                        "Q4G64_F32S",
+                        "Q4G64_F16",
+                        "W8G32_F16",
+                        "W8G32_BF16S",
+                        "FP8_E4M3FN_ROW_F16S",
+                        "FP8_E5M2_ROW_BF16S",
+                        "FP8_E4M3_ROW_BF16S",
+                        "FP8_E4M3FN_COL_BF16S",
+                        "NVFP4_E4M3",
+                        "NVFP8",
+                        "FP4",
+                        "FP4_E2M1",
+                        "Q4G64_F16S_ZP",
+                        "Q4G64_F16S_ASYM"})
     add_reject(b, n, "component", std::string(n) + ": unregistered combination of familiar components");
   // Spec 3.2: "These four names are identifiers, not a grammar." Each name below reads as a
   // registered triple once its numbers are parsed as integers.
-  for (const char* n : {"Q4G064_F16S", "Q04G64_F16S", "Q5G0064_F16S", "Q+6G64_F16S", "W8G032_F16S", "W08G32_F16S", "W8G+32_F16S"})
+  for (const char* n :
+       {"Q4G064_F16S", "Q04G64_F16S", "Q5G0064_F16S", "Q+6G64_F16S", "W8G032_F16S", "W08G32_F16S", "W8G+32_F16S"})
     add_reject(b, n, "numeric-field", std::string(n) + ": a registered name's number spelt another way");
-  for (const char* n : {"NF4", "MXFP4", "MXFP6", "MXFP8", "MXINT8", "Q4_0", "Q4_1", "Q5_0", "Q8_0", "Q4_K", "Q4_K_M", "Q5_K", "Q6_K",
-                        "Q8_K", "IQ4_XS", "IQ2_XXS", "GPTQ", "GPTQ_INT4", "AWQ", "AWQ_INT4", "FP8_E5M2", "FP8", "INT8", "W8A8",
-                        "W4A16", "E8M0", "UE8M0"})
+  for (const char* n : {"NF4",  "MXFP4",    "MXFP6",    "MXFP8", "MXINT8", "Q4_0",   "Q4_1",    "Q5_0", "Q8_0",
+                        "Q4_K", "Q4_K_M",   "Q5_K",     "Q6_K",  "Q8_K",   "IQ4_XS", "IQ2_XXS", "GPTQ", "GPTQ_INT4",
+                        "AWQ",  "AWQ_INT4", "FP8_E5M2", "FP8",   "INT8",   "W8A8",   "W4A16",   "E8M0", "UE8M0"})
     add_reject(b, n, "excluded", std::string(n) + ": a scheme the registry excludes");
-  for (const char* n : {"BF16_CTRL", "FP32_CTRL", "I32_CTRL", "INT32", "Q4", "Q5", "Q6", "W8", "W8G32", "Q4G64", "MAXABS_F16_RECIP_RNE_V1",
-                        "row-split-k128-v1", "contiguous-le-v1"})
+  for (const char* n : {"BF16_CTRL", "FP32_CTRL", "I32_CTRL", "INT32", "Q4", "Q5", "Q6", "W8", "W8G32", "Q4G64",
+                        "MAXABS_F16_RECIP_RNE_V1", "row-split-k128-v1", "contiguous-le-v1"})
     add_reject(b, n, "internal", std::string(n) + ": explanatory, internal or non-format name");
   // U+0412 CYRILLIC CAPITAL LETTER VE looks like B; U+FF26 FULLWIDTH LATIN CAPITAL LETTER F.
-  add_reject(b, "\xd0\x92" "F16", "non-ascii", "BF16 with Cyrillic VE for B");
+  add_reject(b,
+             "\xd0\x92"
+             "F16",
+             "non-ascii", "BF16 with Cyrillic VE for B");
   add_reject(b, "\xef\xbc\xa6P32", "non-ascii", "FP32 with a full-width F");
 }
 

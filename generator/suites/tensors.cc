@@ -63,9 +63,9 @@ Tensor random_tensor(const Geometry& g, const std::vector<uint64_t>& shape, Spli
   }
   for (uint64_t i = 0, m = scale_count(g, shape); i < m; ++i) {
     uint32_t s;
-    if (g.f == Format::NVFP4) s = static_cast<uint32_t>(r.below(0x7f));                                        // E4M3FN 00..7e
-    else if (g.f == Format::FP8_E4M3FN_ROW_BF16S) s = static_cast<uint32_t>(0x3800 + r.below(0x1000));        // BF16 near 1
-    else s = static_cast<uint32_t>(0x1000 + r.below(0x4000));                                                 // binary16, normal
+    if (g.f == Format::NVFP4) s = static_cast<uint32_t>(r.below(0x7f));                                 // E4M3FN 00..7e
+    else if (g.f == Format::FP8_E4M3FN_ROW_BF16S) s = static_cast<uint32_t>(0x3800 + r.below(0x1000));  // BF16 near 1
+    else s = static_cast<uint32_t>(0x1000 + r.below(0x4000));  // binary16, normal
     t.scales.push_back(s);
   }
   if (g.f == Format::NVFP4) t.divisor = 0x3fc00000u;  // 1.5
@@ -88,52 +88,72 @@ bool subnormal_scale(Format f, uint32_t w) {
 
 SuiteInfo tensor_info(Format f, bool deq) {
   std::string n(info(f).name);
-  SuiteInfo s{(deq ? "dequantize." : "validate-tensor.") + n, (deq ? "dequantize " : "validate-tensor ") + n,
-              deq ? "Valid " + n + " tensors of several geometries dequantized to binary32, row-major."
-                  : n + " tensors at the logical-word boundary: valid geometries and each rule broken, with its location.",
-              f == Format::NVFP4 ? "3.3" : f == Format::FP8_E4M3FN_ROW_BF16S ? "3.4" : "4,5,6", {}, {}};
+  SuiteInfo s{
+      (deq ? "dequantize." : "validate-tensor.") + n,
+      (deq ? "dequantize " : "validate-tensor ") + n,
+      deq ? "Valid " + n + " tensors of several geometries dequantized to binary32, row-major."
+          : n + " tensors at the logical-word boundary: valid geometries and each rule broken, with its location.",
+      f == Format::NVFP4                  ? "3.3"
+      : f == Format::FP8_E4M3FN_ROW_BF16S ? "3.4"
+                                          : "4,5,6",
+      {},
+      {}};
   s.tags = {
       {"partial-group", "K is not a multiple of the group size: catches a missing or padded final group."},
-      {"rank-1", "a rank-1 tensor."}, {"rank-2", "a rank-2 tensor."}, {"rank-3", "a rank-3 tensor: catches flattening only the last two axes."},
+      {"rank-1", "a rank-1 tensor."},
+      {"rank-2", "a rank-2 tensor."},
+      {"rank-3", "a rank-3 tensor: catches flattening only the last two axes."},
       {"bad-scale-count", "the scale plane has the wrong number of words: catches unchecked plane sizes."},
       {"bad-code-count", "the code plane has the wrong number of words: catches unchecked plane sizes."},
       {"bad-rank", "a rank the format does not allow: catches accepting any rank."},
-      {"zero-extent", "an extent of 0 where the spec asks a positive one (a grouped K, spec 4; an FP8 row dimension, 3.4): "
-                      "catches empty tensors accepted as valid."},
+      {"zero-extent",
+       "an extent of 0 where the spec asks a positive one (a grouped K, spec 4; an FP8 row dimension, 3.4): "
+       "catches empty tensors accepted as valid."},
       {"divisor-presence", "a divisor given where none belongs, or missing for NVFP4."},
       {"divisor", "an NVFP4 divisor that is zero, negative, infinite or NaN."},
       {"zero-scale", "a +0 scale: codes in its group or row must be zero; catches an unchecked zero-scale rule."},
       {"bad-scale", "a negative, -0, infinite or NaN scale: catches unchecked scale words."},
       {"illegal-code", "an illegal code word (W8 0x80, E4M3FN NaN): catches unchecked codes."},
       {"order", "two violations: the first in check order (shape, divisor, scales, codes) must be reported."},
-      {"cross-group-order", "violations in different groups or rows, the later one earlier in check order (a bad scale after a code "
-                            "violation): catches a one-pass validator that checks scale g, the codes of g, then scale g+1."},
-      {"same-rule-twice", "the same rule broken at two places: the first in row-major order is named; catches reporting the last."},
+      {"cross-group-order",
+       "violations in different groups or rows, the later one earlier in check order (a bad scale after a code "
+       "violation): catches a one-pass validator that checks scale g, the codes of g, then scale g+1."},
+      {"same-rule-twice",
+       "the same rule broken at two places: the first in row-major order is named; catches reporting the last."},
       {"nan-scale", "a NaN scale word inside a tensor (positive NaN: scale-nonfinite; negative: scale-negative)."},
-      {"nan-code", "an E4M3FN NaN code word (0x7f or 0xff) inside an FP8 row tensor: catches a sign-blind or missing NaN check."},
+      {"nan-code",
+       "an E4M3FN NaN code word (0x7f or 0xff) inside an FP8 row tensor: catches a sign-blind or missing NaN check."},
       {"subnormal-scale", "subnormal scale words: catches a bulk path that reads them as zero (DAZ)."},
-      {"subnormal-result", "some results are binary32 subnormals: catches a bulk path that flushes them to zero (FTZ)."},
+      {"subnormal-result",
+       "some results are binary32 subnormals: catches a bulk path that flushes them to zero (FTZ)."},
   };
   if (is_grouped_int(f) && !deq)
-    s.tags["negative-code"] = "the most negative legal code in a +0-scale group (the sign bit alone; W8: -127): catches a "
-                              "zero test that ignores the sign bit, as E4M3FN's two zero words invite, or that rejects "
-                              "positive codes only.";
+    s.tags["negative-code"] =
+        "the most negative legal code in a +0-scale group (the sign bit alone; W8: -127): catches a "
+        "zero test that ignores the sign bit, as E4M3FN's two zero words invite, or that rejects "
+        "positive codes only.";
   if (f == Format::NVFP4 && deq)
-    s.tags["code-scale-grid"] = "every E2M1 code times every valid block scale over one divisor, each row one scale: "
-                                "catches folding d_w into the block scale first (two roundings), and saturating or "
-                                "flushing at the ends of the binary32 range.";
+    s.tags["code-scale-grid"] =
+        "every E2M1 code times every valid block scale over one divisor, each row one scale: "
+        "catches folding d_w into the block scale first (two roundings), and saturating or "
+        "flushing at the ends of the binary32 range.";
   if (is_grouped_int(f) && deq)
-    s.tags["encode-chain"] = "codes and scales are the canonical encoder's output (spec 7) for the sources of the "
-                             "encode." + n + " record with the same comment: a partial final group of every residue "
-                             "K mod G, nonzero, rescued and clamped (spec 12's last item); catches a decoder that "
-                             "mishandles a partial group of some length.";
+    s.tags["encode-chain"] =
+        "codes and scales are the canonical encoder's output (spec 7) for the sources of the "
+        "encode." +
+        n +
+        " record with the same comment: a partial final group of every residue "
+        "K mod G, nonzero, rescued and clamped (spec 12's last item); catches a decoder that "
+        "mishandles a partial group of some length.";
   if (f == Format::NVFP4)
-    s.tags["partial-block"] = "K is not a multiple of 16, a shape error (spec 3.3: every K-axis group holds 16 codes): catches "
-                              "accepting a short final block as the grouped schemes' partial group.";
+    s.tags["partial-block"] =
+        "K is not a multiple of 16, a shape error (spec 3.3: every K-axis group holds 16 codes): catches "
+        "accepting a short final block as the grouped schemes' partial group.";
   return s;
 }
 
-void add_tensor(SuiteBuilder& b, const Geometry& g, bool deq, const Tensor& t, std::vector<std::string> tags, const std::string& why) {
+void add_tensor(SuiteBuilder& b, const Geometry& g, bool deq, const Tensor& t, std::vector<std::string> tags,
+                const std::string& why) {
   oracle::Violation v = oracle::validate_tensor(g.f, t);
   if (deq && !v.valid()) return;  // dequantize suites hold valid tensors only
   tags.push_back("rank-" + std::to_string(std::min<size_t>(t.shape.size(), 3)));
@@ -141,11 +161,18 @@ void add_tensor(SuiteBuilder& b, const Geometry& g, bool deq, const Tensor& t, s
   if (v.valid()) {
     // Class tags from the values themselves, so every subnormal scale and result is marked.
     for (uint32_t w : t.scales)
-      if (subnormal_scale(g.f, w)) { tags.push_back("subnormal-scale"); break; }
+      if (subnormal_scale(g.f, w)) {
+        tags.push_back("subnormal-scale");
+        break;
+      }
   }
   Case c{{shape_text(t.shape), plane_text(t.codes, g.code_digits), plane_text(t.scales, g.scale_digits),
           t.divisor ? hex_word(*t.divisor, 8) : "-"},
-         "", {}, {}, tags, why};
+         "",
+         {},
+         {},
+         tags,
+         why};
   if (deq) {
     oracle::Context ctx;
     std::vector<std::string> out;
@@ -161,7 +188,6 @@ void add_tensor(SuiteBuilder& b, const Geometry& g, bool deq, const Tensor& t, s
   }
   b.add(std::move(c));
 }
-
 
 // Scale words of the format's scale type: -1, the positive non-finite words (grouped and FP8 row:
 // +inf and two positive NaNs; NVFP4: its positive NaN 0x7f) and a valid 1.0.
@@ -236,7 +262,8 @@ void encode_chain_cases(SuiteBuilder& b, const Geometry& g) {
   const uint32_t code_mask = (1u << info(info(g.f).code).bits) - 1;
   for (const ChainSource& ch : chain_sources(g.f)) {
     const std::vector<uint64_t> src(ch.src.begin(), ch.src.end());
-    const oracle::EncodeResult e = oracle::encode_maxabs_f16_recip_rne_v1(ctx, g.f, oracle::SourceType::FP32, ch.rows, ch.k, src);
+    const oracle::EncodeResult e =
+        oracle::encode_maxabs_f16_recip_rne_v1(ctx, g.f, oracle::SourceType::FP32, ch.rows, ch.k, src);
     if (e.failure != oracle::EncodeFailure::None) throw std::logic_error("encode chain fails: " + ch.what);
     Tensor t;
     t.shape = ch.rows == 1 ? std::vector<uint64_t>{ch.k} : std::vector<uint64_t>{ch.rows, ch.k};
@@ -251,7 +278,8 @@ void encode_chain_cases(SuiteBuilder& b, const Geometry& g) {
 void partial_block_cases(SuiteBuilder& b, const Geometry& g, SplitMix64& r) {
   for (const auto& shape : std::vector<std::vector<uint64_t>>{{1, 1}, {1, 15}, {1, 17}, {2, 33}, {3, 5}, {2, 8}}) {
     Tensor t = random_tensor(g, shape, r);  // ceil(K/16) scales per row: a "partial final block"
-    add_tensor(b, g, false, t, {}, "K = " + std::to_string(shape[1]) + " with ceil(K/16) scales: no partial block in NVFP4");
+    add_tensor(b, g, false, t, {},
+               "K = " + std::to_string(shape[1]) + " with ceil(K/16) scales: no partial block in NVFP4");
     if (shape[1] > 16) {
       Tensor fl = t;
       fl.scales.resize(shape[0] * (shape[1] / 16));
@@ -273,13 +301,14 @@ void combination_cases(SuiteBuilder& b, const Geometry& g, SplitMix64& r) {
   const ScaleWords sw = scale_words(f);
   const bool fp8 = f == Format::FP8_E4M3FN_ROW_BF16S;
   const std::vector<uint64_t> shape = f == Format::NVFP4 ? std::vector<uint64_t>{2, 32}
-                                      : fp8                ? std::vector<uint64_t>{3, 4}
-                                                           : std::vector<uint64_t>{2, g.group + 5};
+                                      : fp8              ? std::vector<uint64_t>{3, 4}
+                                                         : std::vector<uint64_t>{2, g.group + 5};
   const uint64_t k = shape[1], span = g.group ? g.group : k, per_row = (k + span - 1) / span;
   const Tensor t = random_tensor(g, shape, r);
   const uint64_t last = t.scales.size() - 1;
   auto first_code = [&](uint64_t s) { return (s / per_row) * k + (s % per_row) * span; };
-  auto bad = [&](std::vector<std::pair<uint64_t, uint32_t>> scales, std::vector<std::string> tags, const std::string& why) {
+  auto bad = [&](std::vector<std::pair<uint64_t, uint32_t>> scales, std::vector<std::string> tags,
+                 const std::string& why) {
     Tensor u = t;
     for (auto [i, w] : scales) u.scales[i] = w;
     tags.push_back("bad-scale");
@@ -288,38 +317,46 @@ void combination_cases(SuiteBuilder& b, const Geometry& g, SplitMix64& r) {
   // Several bad scales: the first in row-major order is named, whatever its rule.
   bad({{1, sw.minus_one}, {last, sw.nonfinite[0]}}, {"order"}, "negative scale s1, non-finite last scale: s1 is named");
   bad({{1, sw.nonfinite[0]}, {last, sw.minus_one}}, {"order"}, "non-finite scale s1, negative last scale: s1 is named");
-  bad({{1, sw.neg_zero}, {last, sw.minus_one}}, {"same-rule-twice"}, "-0 scale s1 and -1 last scale: both scale-negative, s1 is named");
-  bad({{0, sw.nonfinite.back()}, {1, sw.nonfinite[0]}, {last, sw.nonfinite[0]}}, {"same-rule-twice"}, "three non-finite scales: s0 is named");
+  bad({{1, sw.neg_zero}, {last, sw.minus_one}}, {"same-rule-twice"},
+      "-0 scale s1 and -1 last scale: both scale-negative, s1 is named");
+  bad({{0, sw.nonfinite.back()}, {1, sw.nonfinite[0]}, {last, sw.nonfinite[0]}}, {"same-rule-twice"},
+      "three non-finite scales: s0 is named");
   for (uint32_t w : sw.nonfinite)
     if ((f == Format::NVFP4 || (w & 0x7fffu) > (fp8 ? 0x7f80u : 0x7c00u)))
-      bad({{1, w}}, {"nan-scale"}, "positive NaN scale " + hex_word(w, g.scale_digits) + " inside the tensor: scale-nonfinite");
+      bad({{1, w}}, {"nan-scale"},
+          "positive NaN scale " + hex_word(w, g.scale_digits) + " inside the tensor: scale-nonfinite");
   // Shape before everything; divisor before scales.
   Tensor sh = t;
   sh.scales.pop_back();
   sh.scales[0] = sw.minus_one;
-  add_tensor(b, g, false, sh, {"bad-scale-count", "bad-scale", "order"}, "a scale missing and a negative scale: shape first");
+  add_tensor(b, g, false, sh, {"bad-scale-count", "bad-scale", "order"},
+             "a scale missing and a negative scale: shape first");
   Tensor cc = t;
   cc.codes.push_back(0);
   cc.scales[1] = sw.nonfinite[0];
-  add_tensor(b, g, false, cc, {"bad-code-count", "bad-scale", "order"}, "a code too many and a non-finite scale: shape first");
+  add_tensor(b, g, false, cc, {"bad-code-count", "bad-scale", "order"},
+             "a code too many and a non-finite scale: shape first");
   if (f == Format::NVFP4) {
     Tensor sd = t;
     sd.scales.push_back(sw.one);
     sd.divisor = 0xbf800000u;
-    add_tensor(b, g, false, sd, {"bad-scale-count", "divisor", "order"}, "a scale too many and divisor -1: shape first");
+    add_tensor(b, g, false, sd, {"bad-scale-count", "divisor", "order"},
+               "a scale too many and divisor -1: shape first");
     for (uint32_t d : {0x00000000u, 0x7fc00000u}) {
       Tensor ds = t;
       ds.divisor = d;
       ds.scales[0] = sw.minus_one;
       ds.scales[last] = sw.nonfinite[0];
-      add_tensor(b, g, false, ds, {"divisor", "bad-scale", "order"}, "divisor " + hex_word(d, 8) + " and bad scales: the divisor first");
+      add_tensor(b, g, false, ds, {"divisor", "bad-scale", "order"},
+                 "divisor " + hex_word(d, 8) + " and bad scales: the divisor first");
     }
     return;  // NVFP4 codes are all valid and it has no zero-scale rule
   }
   // A code violation in an earlier group or row, a bad scale in a later one: the scale is named.
   auto zero_group = [&](Tensor& u, uint64_t s) {
     u.scales[s] = 0;
-    for (uint64_t i = first_code(s), e = std::min(first_code(s) + span, (s / per_row + 1) * k); i < e; ++i) u.codes[i] = 0;
+    for (uint64_t i = first_code(s), e = std::min(first_code(s) + span, (s / per_row + 1) * k); i < e; ++i)
+      u.codes[i] = 0;
   };
   const uint32_t nonzero_code = fp8 ? 0x38 : 0x01;
   const uint64_t s_next = 1, s_row1 = per_row;  // the next group of row 0, the first of row 1
@@ -386,7 +423,8 @@ void combination_cases(SuiteBuilder& b, const Geometry& g, SplitMix64& r) {
     Tensor zneg = t;
     zero_group(zneg, 1);
     zneg.codes[k] = 0xff;
-    add_tensor(b, g, false, zneg, {"illegal-code", "nan-code", "zero-scale"}, "negative NaN code in a zero-scale row: code-illegal");
+    add_tensor(b, g, false, zneg, {"illegal-code", "nan-code", "zero-scale"},
+               "negative NaN code in a zero-scale row: code-illegal");
     Tensor all = n;
     zero_group(all, 0);
     all.codes[1] = 0x80 | 0x38;
@@ -419,8 +457,9 @@ void tensor_build(Format f, bool deq, SuiteBuilder& b) {
       z.scales[0] = zero_scale;
       const uint64_t span = g.group ? std::min<uint64_t>(g.group, shape.back()) : shape.back();
       for (uint64_t i = 0; i < span; ++i) z.codes[i] = (f == Format::FP8_E4M3FN_ROW_BF16S && i % 2) ? 0x80 : 0x00;
-      add_tensor(b, g, deq, z, {"zero-scale"},
-                 f == Format::FP8_E4M3FN_ROW_BF16S ? "zero row scale with +0 and -0 codes" : "zero scale with zero codes");
+      add_tensor(
+          b, g, deq, z, {"zero-scale"},
+          f == Format::FP8_E4M3FN_ROW_BF16S ? "zero row scale with +0 and -0 codes" : "zero scale with zero codes");
       Tensor bad = z;
       bad.codes[span - 1] = 0x01;
       add_tensor(b, g, deq, bad, {"zero-scale"}, "zero scale with a nonzero code");
@@ -455,7 +494,8 @@ void tensor_build(Format f, bool deq, SuiteBuilder& b) {
     add_tensor(b, g, deq, n2, {"bad-scale"}, f == Format::NVFP4 ? "NaN scale" : "infinite scale");
     Tensor n3 = t;
     n3.scales.back() = f == Format::NVFP4 ? 0xff : f == Format::FP8_E4M3FN_ROW_BF16S ? 0xffc1 : 0xfe01;
-    add_tensor(b, g, deq, n3, {"bad-scale", "nan-scale"}, "negative NaN scale: scale-negative, the sign bit is checked before finiteness");
+    add_tensor(b, g, deq, n3, {"bad-scale", "nan-scale"},
+               "negative NaN scale: scale-negative, the sign bit is checked before finiteness");
     Tensor n4 = t;
     n4.scales.back() = f == Format::NVFP4 ? 0xb8 : f == Format::FP8_E4M3FN_ROW_BF16S ? 0xbf80 : 0xbc00;
     add_tensor(b, g, deq, n4, {"bad-scale"}, "negative scale -1");
@@ -465,11 +505,13 @@ void tensor_build(Format f, bool deq, SuiteBuilder& b) {
       add_tensor(b, g, deq, ic, {"illegal-code"}, "illegal code word in the last element");
       Tensor both = ic;
       both.scales.back() = neg_zero_scale;
-      add_tensor(b, g, deq, both, {"illegal-code", "bad-scale", "order"}, "bad scale and illegal code: the scale is reported");
+      add_tensor(b, g, deq, both, {"illegal-code", "bad-scale", "order"},
+                 "bad scale and illegal code: the scale is reported");
     }
     Tensor dv = t;
     dv.divisor = f == Format::NVFP4 ? std::nullopt : std::optional<uint32_t>(0x3f800000u);
-    add_tensor(b, g, deq, dv, {"divisor-presence"}, f == Format::NVFP4 ? "divisor missing" : "a divisor where none belongs");
+    add_tensor(b, g, deq, dv, {"divisor-presence"},
+               f == Format::NVFP4 ? "divisor missing" : "a divisor where none belongs");
     if (f == Format::NVFP4)
       for (uint32_t d : {0x00000000u, 0x80000000u, 0xbf800000u, 0x7f800000u, 0x7fc00000u, 0xffc00000u, 0x00000001u}) {
         Tensor td = t;
@@ -488,27 +530,33 @@ void tensor_build(Format f, bool deq, SuiteBuilder& b) {
   // nothing of a grouped tensor's leading extents or of NVFP4's N and K being positive, so no case
   // holds a zero there (FORMAT.md "Zero extents").
   using Shapes = std::vector<std::vector<uint64_t>>;
-  const Shapes bad_shapes = grouped                              ? Shapes{{0}, {2, 0}}
+  const Shapes bad_shapes = grouped                             ? Shapes{{0}, {2, 0}}
                             : f == Format::FP8_E4M3FN_ROW_BF16S ? Shapes{{16}, {2, 2, 16}, {0, 16}, {1, 0}}
-                                                                 : Shapes{{16}, {2, 2, 16}};
+                                                                : Shapes{{16}, {2, 2, 16}};
   for (const auto& shape : bad_shapes) {
     Tensor t;
     t.shape = shape;
     uint64_t n = 1;
     for (auto e : shape) n *= e;
     t.codes.assign(n, 0);
-    t.scales.assign(shape.empty() || shape.back() == 0 ? 0 : scale_count(g, shape), f == Format::NVFP4 ? 0x38 : f == Format::FP8_E4M3FN_ROW_BF16S ? 0x3f80 : 0x3c00);
+    t.scales.assign(shape.empty() || shape.back() == 0 ? 0 : scale_count(g, shape), f == Format::NVFP4 ? 0x38
+                                                                                    : f == Format::FP8_E4M3FN_ROW_BF16S
+                                                                                        ? 0x3f80
+                                                                                        : 0x3c00);
     if (f == Format::NVFP4) t.divisor = 0x3f800000u;
     const bool zero_extent = std::find(shape.begin(), shape.end(), 0) != shape.end();
-    add_tensor(b, g, deq, t, {zero_extent ? "zero-extent" : "bad-rank"},
-               "shape " + shape_text(shape) + " not allowed");
+    add_tensor(b, g, deq, t, {zero_extent ? "zero-extent" : "bad-rank"}, "shape " + shape_text(shape) + " not allowed");
   }
 }
 
 template <Format F, bool D>
-SuiteInfo ti() { return tensor_info(F, D); }
+SuiteInfo ti() {
+  return tensor_info(F, D);
+}
 template <Format F, bool D>
-void tb(SuiteBuilder& b) { tensor_build(F, D, b); }
+void tb(SuiteBuilder& b) {
+  tensor_build(F, D, b);
+}
 
 NC_SUITE((ti<Format::Q4G64_F16S, false>), (tb<Format::Q4G64_F16S, false>));
 NC_SUITE((ti<Format::Q5G64_F16S, false>), (tb<Format::Q5G64_F16S, false>));

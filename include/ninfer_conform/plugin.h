@@ -99,12 +99,12 @@ typedef enum nc_source_type {
 /* Rules a tensor can break, reported by validate_tensor (corpus tokens in vectors/FORMAT.md). */
 typedef enum nc_rule {
   NC_RULE_NONE = 0,
-  NC_RULE_SHAPE = 1,             /* rank/extent not allowed, or plane sizes disagree with the shape */
-  NC_RULE_CODE_ILLEGAL = 2,      /* a code word outside the legal language (W8 0x80, E4M3FN NaN) */
-  NC_RULE_SCALE_NEGATIVE = 3,    /* sign bit set, including negative zero */
-  NC_RULE_SCALE_NONFINITE = 4,   /* infinity or NaN scale */
-  NC_RULE_ZERO_SCALE_CODES = 5,  /* a +0 scale whose group/row holds a nonzero code */
-  NC_RULE_DIVISOR = 6            /* NVFP4 d_w not finite and strictly positive */
+  NC_RULE_SHAPE = 1,            /* rank/extent not allowed, or plane sizes disagree with the shape */
+  NC_RULE_CODE_ILLEGAL = 2,     /* a code word outside the legal language (W8 0x80, E4M3FN NaN) */
+  NC_RULE_SCALE_NEGATIVE = 3,   /* sign bit set, including negative zero */
+  NC_RULE_SCALE_NONFINITE = 4,  /* infinity or NaN scale */
+  NC_RULE_ZERO_SCALE_CODES = 5, /* a +0 scale whose group/row holds a nonzero code */
+  NC_RULE_DIVISOR = 6           /* NVFP4 d_w not finite and strictly positive */
 } nc_rule;
 
 /* Registered storage layouts with an offsets entry (corpus token after the format in
@@ -125,8 +125,7 @@ typedef struct nc_plugin_v1 {
   int (*decode)(nc_word_type wt, const uint32_t* words, size_t n, uint32_t* out, uint8_t* valid);
 
   /* Word validity of one component of a format: valid[i] = 1 or 0. */
-  int (*validate_word)(nc_format fmt, nc_component comp, const uint32_t* words, size_t n,
-                       uint8_t* valid);
+  int (*validate_word)(nc_format fmt, nc_component comp, const uint32_t* words, size_t n, uint8_t* valid);
 
   /* Canonical name lookup: *out_format = the format, or -1 for a rejected name. name is len bytes,
    * not NUL-terminated (it may contain NUL). */
@@ -135,8 +134,8 @@ typedef struct nc_plugin_v1 {
   /* Element reconstruction to binary32 bits (spec 6.2, 3.3, 3.4). code[i] and scale[i] are the
    * element's code word and its group's (or row's) scale word; divisor[i] is NVFP4's d_w and is
    * NULL for other formats. */
-  int (*reconstruct)(nc_format fmt, const uint32_t* code, const uint32_t* scale,
-                     const uint32_t* divisor, size_t n, uint32_t* out);
+  int (*reconstruct)(nc_format fmt, const uint32_t* code, const uint32_t* scale, const uint32_t* divisor, size_t n,
+                     uint32_t* out);
 
   /* Recipe conversion of n binary32 words; out[i] is the destination word, right-aligned. */
   int (*convert)(nc_recipe recipe, const uint32_t* src, size_t n, uint32_t* out);
@@ -146,23 +145,22 @@ typedef struct nc_plugin_v1 {
    * *outcome to NC_ENCODE_*. On failure the output arrays are unspecified. trace, if not NULL,
    * receives 4 binary32/binary16 words per group: amax32, raw_scale32, scale16, inv32 (an
    * implementation that cannot report them leaves trace untouched). */
-  int (*encode)(nc_format fmt, nc_source_type src_type, const uint64_t* src, size_t rows,
-                size_t k, uint32_t* scales, int32_t* codes, uint32_t* trace, int32_t* outcome);
+  int (*encode)(nc_format fmt, nc_source_type src_type, const uint64_t* src, size_t rows, size_t k, uint32_t* scales,
+                int32_t* codes, uint32_t* trace, int32_t* outcome);
 
   /* Whole-tensor validity. shape has rank entries (the last is K). codes holds every element's
    * code word row-major; scales every scale word in its natural shape (grouped: [.., ceil_div(K,G)];
    * NVFP4: [N, ceil_div(K,16)]; FP8 row: [N]); divisor points at NVFP4's d_w (NULL otherwise).
    * *rule receives NC_RULE_NONE or the first rule broken in row-major order; *where the flat index
    * of the offending code or scale word (-1 for shape and divisor rules). */
-  int (*validate_tensor)(nc_format fmt, size_t rank, const uint64_t* shape, const uint32_t* codes,
-                         size_t n_codes, const uint32_t* scales, size_t n_scales,
-                         const uint32_t* divisor, int32_t* rule, int64_t* where);
+  int (*validate_tensor)(nc_format fmt, size_t rank, const uint64_t* shape, const uint32_t* codes, size_t n_codes,
+                         const uint32_t* scales, size_t n_scales, const uint32_t* divisor, int32_t* rule,
+                         int64_t* where);
 
   /* Whole-tensor reconstruction: out receives n_codes binary32 words. Geometry as validate_tensor;
    * the tensor is assumed valid. */
-  int (*dequantize)(nc_format fmt, size_t rank, const uint64_t* shape, const uint32_t* codes,
-                    size_t n_codes, const uint32_t* scales, size_t n_scales,
-                    const uint32_t* divisor, uint32_t* out);
+  int (*dequantize)(nc_format fmt, size_t rank, const uint64_t* shape, const uint32_t* codes, size_t n_codes,
+                    const uint32_t* scales, size_t n_scales, const uint32_t* divisor, uint32_t* out);
 
   /* --- abi_version >= 2 --- */
 
@@ -171,9 +169,8 @@ typedef struct nc_plugin_v1 {
    * offset[i] receives the byte offset of the scale at (row[i], block[i]) in the layout's scale
    * plane, plane_bytes[i] the plane's size including padding. NC_EUNSUPPORTED for a format or
    * layout not provided; NC_EINVALID for a coordinate outside the scale matrix. */
-  int (*layout_offsets)(nc_format fmt, nc_layout layout, const uint64_t* rows, const uint64_t* k,
-                        const uint64_t* row, const uint64_t* block, size_t n, uint64_t* offset,
-                        uint64_t* plane_bytes);
+  int (*layout_offsets)(nc_format fmt, nc_layout layout, const uint64_t* rows, const uint64_t* k, const uint64_t* row,
+                        const uint64_t* block, size_t n, uint64_t* offset, uint64_t* plane_bytes);
 } nc_plugin_v1;
 
 typedef const nc_plugin_v1* (*nc_plugin_entry_v1)(void);

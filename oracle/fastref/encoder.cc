@@ -37,8 +37,7 @@ int64_t round_integral_rne(uint32_t w) {
   return e.negative ? -v : v;
 }
 
-EncodeOutcome encode_group(int qmin, int qmax, const uint32_t* x, size_t n, uint32_t* scale16,
-                           int32_t* codes) {
+EncodeOutcome encode_group(int qmin, int qmax, const uint32_t* x, size_t n, uint32_t* scale16, int32_t* codes) {
   uint32_t amax = 0;  // |x| compared as magnitudes: for finite binary32, word order = value order
   for (size_t i = 0; i < n; ++i) {
     uint32_t mag = x[i] & 0x7fffffffu;

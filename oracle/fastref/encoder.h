@@ -11,8 +11,7 @@ namespace nc::fastref {
 enum class EncodeOutcome : uint8_t { Ok, NonFinite, ScaleOverflow };
 
 // qmax is the scale denominator (7, 15, 31, 127); codes are clamped to [qmin, qmax].
-EncodeOutcome encode_group(int qmin, int qmax, const uint32_t* x, size_t n, uint32_t* scale16,
-                           int32_t* codes);
+EncodeOutcome encode_group(int qmin, int qmax, const uint32_t* x, size_t n, uint32_t* scale16, int32_t* codes);
 
 // Building blocks, exposed for tests: binary32(a / b) for finite a and finite b != 0, and the
 // integral value of binary32 word w rounded to nearest, ties to even (|w| < 2^62).

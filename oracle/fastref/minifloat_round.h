@@ -16,23 +16,23 @@ enum class Overflow : uint8_t { ToInfinity, Saturate, ToNaN };
 // A destination format in the form the rounding wants, derived from the oracle's one description
 // of it (oracle/float_format.h): nothing about a format is written here a second time.
 struct MinifloatSpec {
-  int exp_bits;          // width of the exponent field
-  int man_bits;          // width of the trailing significand field
-  int emin;              // exponent of the smallest normal: 1 - bias
-  uint32_t max_finite;   // bit pattern (magnitude) of the largest finite value
-  uint32_t inf_bits;     // magnitude of infinity; 0 when the format has none
-  uint32_t nan_bits;     // magnitude of the quiet NaN it produces; 0 when the format has none
-  uint32_t sign_bit;     // the word's sign bit
+  int exp_bits;         // width of the exponent field
+  int man_bits;         // width of the trailing significand field
+  int emin;             // exponent of the smallest normal: 1 - bias
+  uint32_t max_finite;  // bit pattern (magnitude) of the largest finite value
+  uint32_t inf_bits;    // magnitude of infinity; 0 when the format has none
+  uint32_t nan_bits;    // magnitude of the quiet NaN it produces; 0 when the format has none
+  uint32_t sign_bit;    // the word's sign bit
 };
 
 constexpr MinifloatSpec spec_of(oracle::FloatFormat f) {
   const oracle::FloatFormatInfo& i = oracle::info(f);
   const uint32_t exp_ones = ((1u << i.exponent_bits) - 1) << i.fraction_bits;
-  const uint32_t nan = !i.has_nan ? 0u
-                       : i.has_inf ? exp_ones | (1u << (i.fraction_bits - 1))  // IEEE quiet NaN
+  const uint32_t nan = !i.has_nan  ? 0u
+                       : i.has_inf ? exp_ones | (1u << (i.fraction_bits - 1))   // IEEE quiet NaN
                                    : exp_ones | ((1u << i.fraction_bits) - 1);  // the one all-ones word
-  return {i.exponent_bits, i.fraction_bits, 1 - i.bias, i.max_finite_magnitude_bits,
-          i.has_inf ? exp_ones : 0u, nan, 1u << (i.bits - 1)};
+  return {i.exponent_bits,   i.fraction_bits, 1 - i.bias, i.max_finite_magnitude_bits, i.has_inf ? exp_ones : 0u, nan,
+          1u << (i.bits - 1)};
 }
 
 // Round the exact value (-1)^negative * m * 2^q (m < 2^63) to the destination, ties to even,
@@ -112,9 +112,15 @@ inline uint32_t round_exact(bool negative, uint64_t m, int q, bool sticky, const
   // E4M3FN's top binade holds finite values, so "beyond the largest finite" is a magnitude test.
   if (too_big || magnitude > dst.max_finite) {
     switch (overflow) {
-      case Overflow::ToInfinity: magnitude = dst.inf_bits; break;
-      case Overflow::Saturate: magnitude = dst.max_finite; break;
-      case Overflow::ToNaN: magnitude = dst.nan_bits; break;
+      case Overflow::ToInfinity:
+        magnitude = dst.inf_bits;
+        break;
+      case Overflow::Saturate:
+        magnitude = dst.max_finite;
+        break;
+      case Overflow::ToNaN:
+        magnitude = dst.nan_bits;
+        break;
     }
   }
   return sign | magnitude;

@@ -60,11 +60,16 @@ inline uint32_t convert_one(uint32_t w) {
 template <class F>
 void with_recipe(Recipe r, F&& f) {
   switch (r) {
-    case Recipe::F32_TO_BF16_RNE: return f.template operator()<Recipe::F32_TO_BF16_RNE>();
-    case Recipe::F32_TO_F16_RNE: return f.template operator()<Recipe::F32_TO_F16_RNE>();
-    case Recipe::F32_TO_E4M3FN_RNE_SATFINITE: return f.template operator()<Recipe::F32_TO_E4M3FN_RNE_SATFINITE>();
-    case Recipe::F32_TO_E4M3FN_RNE_OVF_NAN: return f.template operator()<Recipe::F32_TO_E4M3FN_RNE_OVF_NAN>();
-    case Recipe::F32_TO_E2M1_RNE_SATFINITE: return f.template operator()<Recipe::F32_TO_E2M1_RNE_SATFINITE>();
+    case Recipe::F32_TO_BF16_RNE:
+      return f.template operator()<Recipe::F32_TO_BF16_RNE>();
+    case Recipe::F32_TO_F16_RNE:
+      return f.template operator()<Recipe::F32_TO_F16_RNE>();
+    case Recipe::F32_TO_E4M3FN_RNE_SATFINITE:
+      return f.template operator()<Recipe::F32_TO_E4M3FN_RNE_SATFINITE>();
+    case Recipe::F32_TO_E4M3FN_RNE_OVF_NAN:
+      return f.template operator()<Recipe::F32_TO_E4M3FN_RNE_OVF_NAN>();
+    case Recipe::F32_TO_E2M1_RNE_SATFINITE:
+      return f.template operator()<Recipe::F32_TO_E2M1_RNE_SATFINITE>();
   }
 }
 
@@ -136,11 +141,16 @@ uint32_t e2m1_to_binary32(uint32_t w) { return to_binary32(w & 0xfu, kE2M1); }
 
 WordDecode word_decode(WordType w) {
   switch (w) {
-    case WordType::F16: return f16_to_binary32;
-    case WordType::BF16: return bf16_to_binary32;
-    case WordType::E4M3FN: return e4m3fn_to_binary32;
-    case WordType::E2M1: return e2m1_to_binary32;
-    default: return nullptr;
+    case WordType::F16:
+      return f16_to_binary32;
+    case WordType::BF16:
+      return bf16_to_binary32;
+    case WordType::E4M3FN:
+      return e4m3fn_to_binary32;
+    case WordType::E2M1:
+      return e2m1_to_binary32;
+    default:
+      return nullptr;
   }
 }
 

@@ -16,7 +16,7 @@ namespace nc::sweep {
 
 struct Mismatch {
   uint64_t index;
-  std::string mismatch_class;  // e.g. "subnormal-input:flushed"
+  std::string mismatch_class;      // e.g. "subnormal-input:flushed"
   std::vector<std::string> input;  // the op's input fields (vectors/FORMAT.md)
   std::string expected, actual;
 };
@@ -51,8 +51,8 @@ struct Tally {
   // How those inputs' results depart from the reference's NaN ("NaN sign dropped" -> n; one input
   // may count under several), by name, sorted: the sweep's departure profile.
   std::vector<std::pair<std::string, uint64_t>> departures;
-  std::vector<Mismatch> first;                                 // sorted by index
-  std::string target_error;  // the first failure; the word domains go on past a failed batch, the others stop
+  std::vector<Mismatch> first;  // sorted by index
+  std::string target_error;     // the first failure; the word domains go on past a failed batch, the others stop
   // The coarse per-cell tally the pictures draw (Domain::grid), by cell; cells nothing reached are absent.
   std::map<uint64_t, Cell> cells;
   uint64_t mismatches() const;  // the sum of class_counts
@@ -74,13 +74,13 @@ struct ProfileResult {
     uint64_t differ = 0;
     std::vector<std::pair<std::string, uint64_t>> by_input;  // differing inputs by input class
   };
-  uint64_t sample = 0;  // 0: not identified
+  uint64_t sample = 0;                // 0: not identified
   std::vector<Candidate> candidates;  // in catalogue order, the recipes first
   // The first candidate that matches every sample input; failing that, the first that does apart
   // from giving another NaN where it gives a NaN (the summary says which); or "".
   std::string exact;
-  std::string nearest;                // otherwise the candidate that differs on the fewest
-  std::string summary;                // the above in words
+  std::string nearest;  // otherwise the candidate that differs on the fewest
+  std::string summary;  // the above in words
 };
 
 // What presenting a sample of a domain in other batch geometries showed (runners/sweep/geometry.cc,
@@ -114,8 +114,8 @@ class Domain {
   // The "#op" this domain's mismatches replay as (vectors/FORMAT.md), e.g. "convert F32_TO_F16_RNE".
   virtual std::string op() const = 0;
   // Runs indices begin, begin+stride, ... < end; appends to tally.
-  virtual void run(const nc_plugin_v1& target, uint64_t begin, uint64_t end, uint64_t stride,
-                   size_t keep, Tally& tally) const = 0;
+  virtual void run(const nc_plugin_v1& target, uint64_t begin, uint64_t end, uint64_t stride, size_t keep,
+                   Tally& tally) const = 0;
   // Presents the domain's class sample in other batch geometries; false: this domain has none
   // (reconstruct.*, encode.*: their elements are not SIMD lanes of one word each).
   virtual bool geometry(const nc_plugin_v1& target, GeometryResult* out) const {

@@ -56,7 +56,7 @@ struct WordDomain : Domain {
   // decode_nan_latitude; the corpus's #policy lines are written from the same rows):
   // nan_any(input, actual) says the input has it and actual is a NaN of the result type.
   std::function<bool(uint32_t, uint32_t)> nan_any;
-  std::string_view latitude;                                                // its policy name
+  std::string_view latitude;                                            // its policy name
   runners::NanLayout nan_layout = runners::nan_layout(WordType::FP32);  // of the result, for the departure profile
   std::function<std::string(uint32_t)> kind_of_input = [](uint32_t) { return std::string("word"); };
   // The expected result as the corpus writes it (vectors/FORMAT.md); hex by default.
@@ -149,7 +149,9 @@ struct WordDomain : Domain {
           last_result_kind = kind;
         }
         if (tally.class_counts[slot].second++ < keep)
-          tally.first.push_back({index, tally.class_counts[slot].first, {hex(in[k], in_digits)},
+          tally.first.push_back({index,
+                                 tally.class_counts[slot].first,
+                                 {hex(in[k], in_digits)},
                                  expect_token ? expect_token(want[k]) : hex(want[k], out_digits),
                                  hex(out[k], out_digits)});
       }
@@ -178,16 +180,18 @@ struct WordDomain : Domain {
       sample = class_sample32();
       for (uint32_t w : sample)
         if (in_geometry_core32(w)) core.push_back(w);
-      about = "the binary32 class sample's core: both signs and the exponents of zeros, subnormals, NaNs and "
-              "infinities and at each destination's edges, with the fractions of zero, the extremes, the quiet bit, "
-              "each destination's ties, their neighbours and the word above its largest finite value, every tie "
-              "position where a result is subnormal, and one random fraction";
+      about =
+          "the binary32 class sample's core: both signs and the exponents of zeros, subnormals, NaNs and "
+          "infinities and at each destination's edges, with the fractions of zero, the extremes, the quiet bit, "
+          "each destination's ties, their neighbours and the word above its largest finite value, every tie "
+          "position where a result is subnormal, and one random fraction";
     } else {
       unsigned bits = 0;
       while ((uint64_t(1) << bits) < size_) ++bits;
       sample = core = class_sample_words(bits);
-      about = bits <= 12 ? "every word" : "every 61st word and the words around zero, the subnormal/normal "
-                                          "boundaries, infinity and both NaN kinds";
+      about = bits <= 12 ? "every word"
+                         : "every 61st word and the words around zero, the subnormal/normal "
+                           "boundaries, infinity and both NaN kinds";
     }
     run_geometry(j, core, about, out);
     std::string why;
@@ -216,10 +220,8 @@ std::unique_ptr<Domain> convert_domain(const RecipeInfo& r) {
   };
   fastref::Recipe ref = r.id;
   d->reference = [ref](const uint32_t* in, size_t n, uint64_t stride, uint32_t* out) {
-    if (stride == 1)
-      fastref::convert_range(ref, in[0], n, out);  // consecutive words: bisection, much faster
-    else
-      fastref::convert_batch(ref, in, n, out);
+    if (stride == 1) fastref::convert_range(ref, in[0], n, out);  // consecutive words: bisection, much faster
+    else fastref::convert_batch(ref, in, n, out);
   };
   d->kind_of_input = input_kind32;
   d->nan_layout = runners::nan_layout(dest);
@@ -228,8 +230,7 @@ std::unique_ptr<Domain> convert_domain(const RecipeInfo& r) {
   };
   // 512 columns (sign and exponent) of 16 rows (the top 4 fraction bits): a cell is 2^19 inputs.
   d->cell_shift = 19;
-  d->grid_ = {"binary32", 512, 16, "sign and exponent (column = sign * 256 + biased exponent)",
-              "top 4 fraction bits"};
+  d->grid_ = {"binary32", 512, 16, "sign and exponent (column = sign * 256 + biased exponent)", "top 4 fraction bits"};
   if (!r.nan_latitude.empty()) {
     d->latitude = r.nan_latitude;
     d->nan_any = [dest](uint32_t in, uint32_t actual) { return is_nan32(in) && runners::is_nan_word(dest, actual); };
@@ -347,7 +348,8 @@ void Tally::merge(const Tally& o, size_t keep) {
   std::vector<Mismatch> kept;
   std::vector<std::pair<std::string, size_t>> per_class;
   for (const Mismatch& m : first) {
-    auto it = std::find_if(per_class.begin(), per_class.end(), [&](const auto& p) { return p.first == m.mismatch_class; });
+    auto it =
+        std::find_if(per_class.begin(), per_class.end(), [&](const auto& p) { return p.first == m.mismatch_class; });
     if (it == per_class.end()) it = per_class.insert(per_class.end(), {m.mismatch_class, 0});
     if (it->second++ < keep) kept.push_back(m);
   }

@@ -17,11 +17,16 @@ namespace {
 enum class Distribution { NearOne, WideExponents, HeavyTail, Outlier, Count };
 const char* distribution_name(Distribution d) {
   switch (d) {
-    case Distribution::NearOne: return "near-one";
-    case Distribution::WideExponents: return "wide-exponents";
-    case Distribution::HeavyTail: return "heavy-tail";
-    case Distribution::Outlier: return "outlier";
-    default: return "?";
+    case Distribution::NearOne:
+      return "near-one";
+    case Distribution::WideExponents:
+      return "wide-exponents";
+    case Distribution::HeavyTail:
+      return "heavy-tail";
+    case Distribution::Outlier:
+      return "outlier";
+    default:
+      return "?";
   }
 }
 
@@ -30,14 +35,20 @@ uint32_t draw(Distribution d, gen::SplitMix64& rng, bool outlier) {
   uint32_t sign = uint32_t(r >> 63) << 31, mant = uint32_t(r) & 0x7fffffu;
   uint32_t e;
   switch (d) {
-    case Distribution::NearOne: e = 124 + uint32_t((r >> 32) % 6); break;  // [2^-3, 2^3)
-    case Distribution::WideExponents: e = uint32_t((r >> 32) % 143); break;  // subnormal .. 2^15
+    case Distribution::NearOne:
+      e = 124 + uint32_t((r >> 32) % 6);
+      break;  // [2^-3, 2^3)
+    case Distribution::WideExponents:
+      e = uint32_t((r >> 32) % 143);
+      break;  // subnormal .. 2^15
     case Distribution::HeavyTail: {
       uint32_t g = uint32_t(__builtin_ctzll((r >> 24) | (uint64_t(1) << 39)));  // geometric
       e = 127 - std::min<uint32_t>(g, 120) + ((r >> 33) & 1 ? 0 : 2);
       break;
     }
-    default: e = 125 + uint32_t((r >> 32) % 3); break;  // Outlier: near one...
+    default:
+      e = 125 + uint32_t((r >> 32) % 3);
+      break;  // Outlier: near one...
   }
   if (outlier) e += 9;  // ...and one element 2^9 larger
   return sign | (e << 23) | mant;
@@ -69,8 +80,8 @@ struct EncodeDomain : Domain {
         src[j] = x[j];
       }
       int32_t outcome = -1;
-      int rc = t.encode ? t.encode(nc_format(int(format)), NC_SRC_FP32, src.data(), 1, k, &scale,
-                                   codes.data(), nullptr, &outcome)
+      int rc = t.encode ? t.encode(nc_format(int(format)), NC_SRC_FP32, src.data(), 1, k, &scale, codes.data(), nullptr,
+                                   &outcome)
                         : NC_EUNSUPPORTED;
       if (rc == NC_EUNSUPPORTED) {
         ++tally.unsupported;
@@ -93,9 +104,9 @@ struct EncodeDomain : Domain {
         }
         return out;
       };
-      int32_t want_oc = want == fastref::EncodeOutcome::Ok ? NC_ENCODE_OK
+      int32_t want_oc = want == fastref::EncodeOutcome::Ok          ? NC_ENCODE_OK
                         : want == fastref::EncodeOutcome::NonFinite ? NC_ENCODE_FAIL_NONFINITE
-                                                                   : NC_ENCODE_FAIL_SCALE_OVERFLOW;
+                                                                    : NC_ENCODE_FAIL_SCALE_OVERFLOW;
       std::string expected = render(want_oc, want_scale, want_codes), actual = render(outcome, scale, codes);
       if (expected == actual) continue;
       std::string what = outcome != want_oc ? "outcome" : scale != want_scale ? "scale" : "codes";
@@ -104,8 +115,11 @@ struct EncodeDomain : Domain {
         if (j) words += ',';
         words += hex_word(x[j], 8);
       }
-      tally.count({i, std::string(distribution_name(d)) + ":" + what,
-                   {"FP32", "1x" + std::to_string(k), words}, expected, actual},
+      tally.count({i,
+                   std::string(distribution_name(d)) + ":" + what,
+                   {"FP32", "1x" + std::to_string(k), words},
+                   expected,
+                   actual},
                   keep);
     }
   }

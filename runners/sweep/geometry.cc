@@ -36,20 +36,21 @@ std::string summary(const std::vector<std::string>& ds) {
   std::map<std::string, size_t> n;
   for (const std::string& d : ds) ++n[d];
   auto best = std::max_element(n.begin(), n.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
-  return n.size() == 1 ? best->first : "mostly " + best->first + " (" + std::to_string(best->second) + " of " +
-                                           std::to_string(ds.size()) + ")";
+  return n.size() == 1
+             ? best->first
+             : "mostly " + best->first + " (" + std::to_string(best->second) + " of " + std::to_string(ds.size()) + ")";
 }
 
 }  // namespace
 
 std::vector<uint32_t> class_sample32() {
   static constexpr uint32_t kFractions[] = {
-      0, 1, 0x7fffff, 0x400000, 0x3fffff,  // zero, smallest, all ones, quiet bit alone and below it
-      0x8000, 0x18000, 0x8001,             // BF16: tie (even kept part), tie (odd), above the tie
-      0x1000, 0x3000, 0x1001,              // binary16
-      0x80000, 0x180000, 0x80001,          // E4M3FN (3 fraction bits)
-      0x200000, 0x600000,                  // E2M1 (1 fraction bit)
-      0x7f0001, 0x7fe001, 0x600001,        // just above the largest finite BF16, binary16, E4M3FN
+      0,        1,        0x7fffff, 0x400000, 0x3fffff,  // zero, smallest, all ones, quiet bit alone and below it
+      0x8000,   0x18000,  0x8001,                        // BF16: tie (even kept part), tie (odd), above the tie
+      0x1000,   0x3000,   0x1001,                        // binary16
+      0x80000,  0x180000, 0x80001,                       // E4M3FN (3 fraction bits)
+      0x200000, 0x600000,                                // E2M1 (1 fraction bit)
+      0x7f0001, 0x7fe001, 0x600001,                      // just above the largest finite BF16, binary16, E4M3FN
   };
   std::vector<uint32_t> s;
   uint32_t x = 0x9e3779b9u;  // xorshift32, fixed seed: the same sample in every build
@@ -69,7 +70,7 @@ std::vector<uint32_t> class_sample32() {
 
 bool in_geometry_core32(uint32_t w) {
   const uint32_t e = (w >> 23) & 0xff;
-  return e == 0 || e == 255 || e == 1 || e == 254 ||        // zeros, subnormals, NaN, inf; BF16's ends
+  return e == 0 || e == 255 || e == 1 || e == 254 ||          // zeros, subnormals, NaN, inf; BF16's ends
          (e >= 101 && e <= 104) || (e >= 112 && e <= 114) ||  // binary16: smallest subnormal; normal edge
          (e >= 116 && e <= 121) || (e >= 125 && e <= 129) ||  // E4M3FN subnormal edge; E2M1, 1.0
          (e >= 134 && e <= 136) || (e >= 141 && e <= 143);    // E4M3FN and binary16 overflow
@@ -117,10 +118,11 @@ void run_geometry(const WordJudge& j, const std::vector<uint32_t>& sample, const
   *g = GeometryResult{};
   g->sample = n;
   g->sample_about = sample_about;
-  g->tried = {"batches of " + std::to_string(kFullBatch) + " starting on a 64-byte boundary (the reference geometry)",
-              "batch lengths 1.." + std::to_string(kMaxLength) + " (the sample cut into consecutive batches of each length)",
-              "start offsets 1.." + std::to_string(kMaxOffset) + " words past a 64-byte boundary (batches of " +
-                  std::to_string(kFullBatch) + ")"};
+  g->tried = {
+      "batches of " + std::to_string(kFullBatch) + " starting on a 64-byte boundary (the reference geometry)",
+      "batch lengths 1.." + std::to_string(kMaxLength) + " (the sample cut into consecutive batches of each length)",
+      "start offsets 1.." + std::to_string(kMaxOffset) + " words past a 64-byte boundary (batches of " +
+          std::to_string(kFullBatch) + ")"};
   Buffer in(kFullBatch), out(kFullBatch);
   // Presents the sample in batches of `len` starting `offset` words past a boundary.
   auto present = [&](size_t len, size_t offset, std::vector<uint32_t>& res) {
@@ -200,7 +202,8 @@ void run_geometry(const WordJudge& j, const std::vector<uint32_t>& sample, const
     tail_d.push_back(described(sc, sa));
   }
   std::string kind_list;
-  for (const auto& [kind, count] : kinds) kind_list += (kind_list.empty() ? "" : ", ") + kind + " " + std::to_string(count);
+  for (const auto& [kind, count] : kinds)
+    kind_list += (kind_list.empty() ? "" : ", ") + kind + " " + std::to_string(count);
   // The smallest vector width W for which "in a full group of W lanes" decides every result over
   // the lengths 1..64: a full group gives the full batch's result, the tail of a batch (its last
   // L mod W elements) the other.

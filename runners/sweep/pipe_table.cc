@@ -64,10 +64,14 @@ PipeTarget* adapter(std::string* why) {
 
 int from_response(const Response& r, const std::string& request, uint32_t first_word) {
   switch (r.kind) {
-    case Response::Kind::Ok: return NC_OK;
-    case Response::Kind::Unsupported: return NC_EUNSUPPORTED;
-    case Response::Kind::Error: return fail(first_word, "adapter answered error to '" + request + "': " + r.message);
-    case Response::Kind::Dead: return fail(first_word, "adapter failed on '" + request + "': " + r.message);
+    case Response::Kind::Ok:
+      return NC_OK;
+    case Response::Kind::Unsupported:
+      return NC_EUNSUPPORTED;
+    case Response::Kind::Error:
+      return fail(first_word, "adapter answered error to '" + request + "': " + r.message);
+    case Response::Kind::Dead:
+      return fail(first_word, "adapter failed on '" + request + "': " + r.message);
   }
   return NC_EINVALID;
 }
@@ -94,8 +98,7 @@ int word_request(Capability cap, const std::string& selector, int in_digits, con
     const std::string header = "bin " + request + " " + std::to_string(n);
     Response r = a->call_binary(header, payload.data(), payload.size(), reply.data(), reply.size());
     if (int rc = from_response(r, header, in[0]); rc != NC_OK) return rc;
-    if constexpr (std::endian::native == std::endian::little)
-      std::memcpy(out, reply.data(), 4 * n);
+    if constexpr (std::endian::native == std::endian::little) std::memcpy(out, reply.data(), 4 * n);
     else
       for (size_t k = 0; k < n; ++k)
         out[k] = uint32_t(reply[4 * k]) | uint32_t(reply[4 * k + 1]) << 8 | uint32_t(reply[4 * k + 2]) << 16 |
@@ -131,8 +134,7 @@ int pipe_decode(nc_word_type wt, const uint32_t* words, size_t n, uint32_t* out,
 }
 
 int pipe_convert(nc_recipe recipe, const uint32_t* src, size_t n, uint32_t* out) {
-  return word_request(Capability::Convert, std::string(runners::recipe_name(recipe)), 8, src, n, out, nullptr,
-                      false);
+  return word_request(Capability::Convert, std::string(runners::recipe_name(recipe)), 8, src, n, out, nullptr, false);
 }
 
 // One text request of one element; Ok: *token the answer's single token.
@@ -145,7 +147,8 @@ int one_element_request(runners::Request& req, uint32_t first_word, std::string*
   Response r = a->call(req);
   if (int rc = from_response(r, shown, first_word); rc != NC_OK) return rc;
   if (r.token_count() != 1)
-    return fail(first_word, "adapter answered '" + shown + "' with " + std::to_string(r.token_count()) + " tokens, not 1");
+    return fail(first_word,
+                "adapter answered '" + shown + "' with " + std::to_string(r.token_count()) + " tokens, not 1");
   *token = std::string(r.token(0));
   return NC_OK;
 }
@@ -204,10 +207,10 @@ int pipe_validate_tensor(nc_format fmt, size_t rank, const uint64_t* shape, cons
       *rule = r;
       *where = -1;
       int64_t v = 0;
-      if (loc.size() > 1 && loc[0] == runners::rule_plane(nc_rule(r)) && runners::parse_dec(loc.substr(1), &v) && v >= 0)
+      if (loc.size() > 1 && loc[0] == runners::rule_plane(nc_rule(r)) && runners::parse_dec(loc.substr(1), &v) &&
+          v >= 0)
         *where = v;
-      else if (loc != "-")
-        return fail(0, "adapter answered validate-tensor with the malformed place '" + token + "'");
+      else if (loc != "-") return fail(0, "adapter answered validate-tensor with the malformed place '" + token + "'");
       return NC_OK;
     }
   return fail(0, "adapter answered validate-tensor with the unknown rule '" + token + "'");

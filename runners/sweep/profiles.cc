@@ -90,8 +90,9 @@ ProfileResult judge(const std::vector<Profile>& profiles, const std::vector<uint
   } else if (!nan_only.empty()) {
     const ProfileResult::Candidate& c = r.candidates[nan_only.front()];
     r.exact = c.name;
-    r.summary = "matches " + c.name + " on the " + n + "-input class sample apart from NaN bits: " +
-                std::to_string(c.differ) + " inputs give another NaN (" + counts(c) + ")";
+    r.summary = "matches " + c.name + " on the " + n +
+                "-input class sample apart from NaN bits: " + std::to_string(c.differ) + " inputs give another NaN (" +
+                counts(c) + ")";
   } else if (best) {
     r.nearest = best->name;
     r.summary = "matches no known profile; nearest: " + best->name + " (" + best->about + "), differing on " +
@@ -132,7 +133,8 @@ ProfileResult identify_convert(Recipe recipe, const std::vector<uint32_t>& in, c
   // with this one's source and destination.
   for (const RecipeInfo& other : kRecipes)
     if (other.id != recipe && other.source == info(recipe).source && other.destination == info(recipe).destination)
-      ps.push_back({std::string(other.name), "the other " + std::string(nc::info(other.destination).name) + " overflow rule",
+      ps.push_back({std::string(other.name),
+                    "the other " + std::string(nc::info(other.destination).name) + " overflow rule",
                     [o = other.id](uint32_t x) { return fastref::convert(o, x); }});
   ps.push_back({"truncation", "rounds toward zero; NaNs as the recipe", rtz});
   ps.push_back({"ties away from zero", "round half away from zero instead of to even", [=](uint32_t x) {
@@ -145,29 +147,29 @@ ProfileResult identify_convert(Recipe recipe, const std::vector<uint32_t>& in, c
                   const uint32_t r = rne(x), m = r & ~d.sign;
                   return m != 0 && m < d.min_normal ? (r & d.sign) : r;
                 }});
-  ps.push_back({"DAZ", "subnormal inputs read as zero", [=](uint32_t x) {
-                  return (x & 0x7f800000u) == 0 ? rne(x & 0x80000000u) : rne(x);
-                }});
+  ps.push_back({"DAZ", "subnormal inputs read as zero",
+                [=](uint32_t x) { return (x & 0x7f800000u) == 0 ? rne(x & 0x80000000u) : rne(x); }});
   if (recipe != Recipe::F32_TO_F16_RNE)
-    ps.push_back({"double rounding through binary16", "rounded to binary16 first, then to the destination", [=](uint32_t x) {
-                    return rne(fastref::f16_to_binary32(fastref::convert(Recipe::F32_TO_F16_RNE, x)));
-                  }});
+    ps.push_back(
+        {"double rounding through binary16", "rounded to binary16 first, then to the destination",
+         [=](uint32_t x) { return rne(fastref::f16_to_binary32(fastref::convert(Recipe::F32_TO_F16_RNE, x))); }});
   if (recipe != Recipe::F32_TO_BF16_RNE)
     ps.push_back({"double rounding through BF16", "rounded to BF16 first, then to the destination", [=](uint32_t x) {
                     return rne(fastref::bf16_to_binary32(fastref::convert(Recipe::F32_TO_BF16_RNE, x)));
                   }});
   if (d.canonical_nan)
-    ps.push_back({"NaN canonicalised", "every NaN becomes the positive quiet canonical NaN", [=](uint32_t x) {
-                    return nan32(x) ? d.canonical_nan : rne(x);
-                  }});
+    ps.push_back({"NaN canonicalised", "every NaN becomes the positive quiet canonical NaN",
+                  [=](uint32_t x) { return nan32(x) ? d.canonical_nan : rne(x); }});
   if (d.ieee || recipe == Recipe::F32_TO_E4M3FN_RNE_OVF_NAN)
     ps.push_back({"saturating", "saturates to the largest finite value where the recipe overflows", [=](uint32_t x) {
                     const uint32_t r = rne(x);
                     return !nan32(x) && (is_inf_code(r) || is_nan_code(r)) ? (r & d.sign) | d.max_finite : r;
                   }});
   if (d.ieee)
-    ps.push_back({"overflow at the largest finite value", "finite inputs beyond the largest finite value overflow "
-                  "instead of rounding down to it", [=](uint32_t x) {
+    ps.push_back({"overflow at the largest finite value",
+                  "finite inputs beyond the largest finite value overflow "
+                  "instead of rounding down to it",
+                  [=](uint32_t x) {
                     const uint32_t r = rne(x);
                     const bool beyond = !nan32(x) && std::fabs(double(f32(x))) > magnitude(d.max_finite);
                     return beyond ? (r & d.sign) | (d.max_finite + 1) : r;
@@ -188,20 +190,21 @@ ProfileResult identify_decode(WordType type, const std::vector<uint32_t>& in, co
   };
   std::vector<Profile> ps;
   ps.push_back({"decode " + std::string(info(type).name), "the word's exact value", ref});
-  ps.push_back({"NaN canonicalised", "every NaN word decodes to 0x7fc00000", [=](uint32_t w) {
-                  return nan32(ref(w)) ? 0x7fc00000u : ref(w);
-                }});
-  ps.push_back({"FTZ", "subnormal words decode to a signed zero", [=](uint32_t w) {
-                  return subnormal(w) ? ((w & sign) ? 0x80000000u : 0u) : ref(w);
-                }});
+  ps.push_back({"NaN canonicalised", "every NaN word decodes to 0x7fc00000",
+                [=](uint32_t w) { return nan32(ref(w)) ? 0x7fc00000u : ref(w); }});
+  ps.push_back({"FTZ", "subnormal words decode to a signed zero",
+                [=](uint32_t w) { return subnormal(w) ? ((w & sign) ? 0x80000000u : 0u) : ref(w); }});
   ProfileResult r = judge(ps, in, got, cls, nan32);
   // A NaN without payload (E4M3FN) decodes to any binary32 NaN exactly (as the domain accepts).
-  if (info(type).nan == NanSpelling::AllOnes && (r.exact.empty() || r.summary.find("apart from NaN") != std::string::npos)) {
+  if (info(type).nan == NanSpelling::AllOnes &&
+      (r.exact.empty() || r.summary.find("apart from NaN") != std::string::npos)) {
     bool only_nans = true;
-    for (size_t k = 0; k < in.size() && only_nans; ++k) only_nans = ref(in[k]) == got[k] || (nan32(ref(in[k])) && nan32(got[k]));
-    if (only_nans) r.exact = r.candidates[0].name, r.nearest.clear(),
-                   r.summary = "matches " + r.exact + " exactly on the " + std::to_string(r.sample) +
-                               "-input class sample (a NaN word to any binary32 NaN)";
+    for (size_t k = 0; k < in.size() && only_nans; ++k)
+      only_nans = ref(in[k]) == got[k] || (nan32(ref(in[k])) && nan32(got[k]));
+    if (only_nans)
+      r.exact = r.candidates[0].name, r.nearest.clear(),
+      r.summary = "matches " + r.exact + " exactly on the " + std::to_string(r.sample) +
+                  "-input class sample (a NaN word to any binary32 NaN)";
   }
   return r;
 }

@@ -15,7 +15,8 @@
 namespace nc::sweep {
 
 // The profiles of binary32 -> recipe's destination, judged on (input, result) pairs.
-ProfileResult identify_convert(fastref::Recipe recipe, const std::vector<uint32_t>& in, const std::vector<uint32_t>& got);
+ProfileResult identify_convert(fastref::Recipe recipe, const std::vector<uint32_t>& in,
+                               const std::vector<uint32_t>& got);
 // The profiles of decoding a floating word type to binary32 (F16, BF16, E4M3FN, E2M1; other types
 // give a result with sample 0).
 ProfileResult identify_decode(WordType type, const std::vector<uint32_t>& in, const std::vector<uint32_t>& got);

@@ -56,8 +56,8 @@ struct ReconstructDomain : Domain {
         ++n;
       }
       if (n == 0) continue;
-      int rc = t.reconstruct ? t.reconstruct(abi, code.data(), scale.data(),
-                                             has_divisor ? divisor.data() : nullptr, n, out.data())
+      int rc = t.reconstruct ? t.reconstruct(abi, code.data(), scale.data(), has_divisor ? divisor.data() : nullptr, n,
+                                             out.data())
                              : NC_EUNSUPPORTED;
       if (rc == NC_EUNSUPPORTED) {
         tally.unsupported += n;
@@ -79,10 +79,12 @@ struct ReconstructDomain : Domain {
         std::string cls = classify ? classify(want, out[k])
                                    : std::string(subnormal ? "subnormal-result" : "normal-result") + ":" +
                                          (flushed ? "flushed" : "wrong-value");
-        tally.count({index[k], cls,
+        tally.count({index[k],
+                     cls,
                      {hex_word(code[k], code_digits), hex_word(scale[k], scale_digits),
                       has_divisor ? hex_word(divisor[k], 8) : "-"},
-                     hex_word(want, 8), hex_word(out[k], 8)},
+                     hex_word(want, 8),
+                     hex_word(out[k], 8)},
                     keep);
       }
     }
@@ -107,9 +109,9 @@ std::unique_ptr<Domain> grouped(Format f) {
   const bool w8 = f == Format::W8G32_F16S;
   d->element = [bits, w8](uint64_t i, Element& e) {
     e = {uint32_t(i & ((1u << bits) - 1)), uint32_t(i >> bits), 0};
-    if (e.scale > 0x7bffu) return false;           // negative, -0, inf, NaN scales are invalid
-    if (w8 && e.code == 0x80) return false;         // -128 is not a W8 code
-    return !(e.scale == 0 && e.code != 0);          // zero-scale rule
+    if (e.scale > 0x7bffu) return false;     // negative, -0, inf, NaN scales are invalid
+    if (w8 && e.code == 0x80) return false;  // -128 is not a W8 code
+    return !(e.scale == 0 && e.code != 0);   // zero-scale rule
   };
   d->reference = [bits](const Element& e) {
     return fastref::binary32_mul(fastref::f16_to_binary32(e.scale), code_to_binary32(e.code, bits));
@@ -132,7 +134,7 @@ std::unique_ptr<Domain> fp8_row() {
   d->element = [](uint64_t i, Element& e) {
     e = {uint32_t(i & 0xff), uint32_t(i >> 8), 0};
     if (runners::is_nan_word(kCode, e.code) || e.scale > 0x7f7fu) return false;  // NaN codes; invalid scales
-    return !(e.scale == 0 && (e.code & runners::magnitude_mask(kCode)) != 0);   // zero-scale row rule
+    return !(e.scale == 0 && (e.code & runners::magnitude_mask(kCode)) != 0);    // zero-scale row rule
   };
   d->reference = [](const Element& e) {
     return fastref::binary32_mul(fastref::e4m3fn_to_binary32(e.code), fastref::bf16_to_binary32(e.scale));
@@ -175,7 +177,8 @@ std::unique_ptr<Domain> nvfp4() {
     return e.scale <= runners::magnitude_mask(kScale) && !runners::is_nan_word(kScale, e.scale);  // sign-zero finite
   };
   d->reference = [](const Element& e) {
-    return fastref::binary32_mul_div(fastref::e2m1_to_binary32(e.code), fastref::e4m3fn_to_binary32(e.scale), e.divisor);
+    return fastref::binary32_mul_div(fastref::e2m1_to_binary32(e.code), fastref::e4m3fn_to_binary32(e.scale),
+                                     e.divisor);
   };
   // Across, the 12 divisors of 16 E2M1 codes each; down, the 128 positive E4M3FN block scales.
   d->grid_ = {"scale-code", 16 * (sizeof kDivisors / sizeof kDivisors[0]), 128,
@@ -258,19 +261,21 @@ std::unique_ptr<Domain> nvfp4_divisors() {
     return true;
   };
   d->reference = [](const Element& e) {
-    return fastref::binary32_mul_div(fastref::e2m1_to_binary32(e.code), fastref::e4m3fn_to_binary32(e.scale), e.divisor);
+    return fastref::binary32_mul_div(fastref::e2m1_to_binary32(e.code), fastref::e4m3fn_to_binary32(e.scale),
+                                     e.divisor);
   };
   d->classify = [](uint32_t want, uint32_t got) {
     return std::string((want & 0x7f800000u) == 0 ? "subnormal-result" : "normal-result") + ":" + ulp_class(want, got);
   };
   // Across, the divisor's biased exponent; down, the block scale word.
-  d->grid_ = {"scale-code", 256, 128, "divisor's biased exponent (all divisors and codes of that binade)", "E4M3FN block scale word"};
+  d->grid_ = {"scale-code", 256, 128, "divisor's biased exponent (all divisors and codes of that binade)",
+              "E4M3FN block scale word"};
   d->cell_of = [](const Element& e) { return uint64_t(e.divisor >> 23) * 128 + e.scale; };
   return d;
 }
 
 constexpr Format kReconstructFormats[] = {Format::Q4G64_F16S, Format::Q5G64_F16S, Format::Q6G64_F16S,
-                                          Format::W8G32_F16S, Format::NVFP4, Format::FP8_E4M3FN_ROW_BF16S};
+                                          Format::W8G32_F16S, Format::NVFP4,      Format::FP8_E4M3FN_ROW_BF16S};
 
 }  // namespace
 

@@ -34,8 +34,7 @@ std::pair<uint64_t, uint64_t> shard_range(uint64_t size, Shard s) {
   return {at(s.index), at(s.index + 1)};
 }
 
-Report run(const Domain& d, const nc_plugin_v1& target, const std::string& target_spec,
-           const Options& opts) {
+Report run(const Domain& d, const nc_plugin_v1& target, const std::string& target_spec, const Options& opts) {
   Report r;
   r.domain = d.name();
   r.op = d.op();
@@ -131,8 +130,11 @@ std::string to_json(const Report& r) {
   j["departures"] = departures;
   ordered_json first = ordered_json::array();
   for (const Mismatch& m : r.tally.first)
-    first.push_back({{"index", m.index}, {"class", m.mismatch_class}, {"input", m.input},
-                     {"expected", m.expected}, {"actual", m.actual}});
+    first.push_back({{"index", m.index},
+                     {"class", m.mismatch_class},
+                     {"input", m.input},
+                     {"expected", m.expected},
+                     {"actual", m.actual}});
   j["first"] = first;
   if (r.geometry.sample) j["geometry"] = geometry_json(r.geometry);
   if (r.grid.columns) j["cells"] = cells_json(r);
@@ -216,7 +218,8 @@ void cells_from_json(const nlohmann::json& j, Report* r) {
   uint64_t judged = 0, mismatches = 0, accepted = 0;
   for (size_t k = 0; k < n; ++k) {
     if (v[1][k] > v[0][k] || v[2][k] > v[0][k] - v[1][k])
-      throw corpus::JsonError("\"cells\": cell " + std::to_string(k) + " has more mismatches and accepted inputs than judged");
+      throw corpus::JsonError("\"cells\": cell " + std::to_string(k) +
+                              " has more mismatches and accepted inputs than judged");
     judged += v[0][k], mismatches += v[1][k], accepted += v[2][k];
     if (v[0][k]) r->tally.cells[k] = {v[0][k], v[1][k], v[2][k]};
   }
@@ -268,7 +271,8 @@ using corpus::json_texts;
 using Malformed = corpus::JsonError;
 
 // An object of counts ("classes", "accepted"), sorted by name as Tally keeps them; their sum.
-uint64_t counts_of(const nlohmann::json& j, const std::string& key, std::vector<std::pair<std::string, uint64_t>>* out) {
+uint64_t counts_of(const nlohmann::json& j, const std::string& key,
+                   std::vector<std::pair<std::string, uint64_t>>* out) {
   const nlohmann::json& v = json_member(j, key);
   if (!v.is_object()) throw Malformed("\"" + key + "\" is not an object of counts");
   uint64_t sum = 0;
@@ -352,7 +356,8 @@ void report_from(const nlohmann::json& j, Report* r) {
     o.sample_about = json_text(g, "sample_about");
     o.presented = json_count(g, "presented");
     o.position_dependent = json_count(g, "position_dependent");
-    if (o.position_dependent > o.sample) throw Malformed("\"geometry\": more position-dependent inputs than the sample");
+    if (o.position_dependent > o.sample)
+      throw Malformed("\"geometry\": more position-dependent inputs than the sample");
     counts_of(g, "classes", &o.classes);
     o.finding = json_text(g, "finding");
     for (const nlohmann::json& e : json_array(g, "first")) {
@@ -413,7 +418,8 @@ bool read_reports(const std::string& path, std::vector<Report>* out, std::string
     try {
       report_from(j[k], &r);
     } catch (const Malformed& e) {
-      return *error = path + (j.size() > 1 ? " (report " + std::to_string(k + 1) + ")" : "") + ": " + malformed(e), false;
+      return *error = path + (j.size() > 1 ? " (report " + std::to_string(k + 1) + ")" : "") + ": " + malformed(e),
+             false;
     }
     out->push_back(std::move(r));
   }
@@ -448,8 +454,9 @@ bool merge_domain(std::vector<const ShardReport*> shards, Report* out, std::stri
                         values.first + "' and '" + values.second + "')",
                false;
     if (r.tally.covered == 0 && !r.tally.target_error.empty())
-      return *error = ra.domain + ": " + named(*s) + " judged nothing, it carries only a target error: " +
-                      r.tally.target_error + " (rerun that shard)",
+      return *error = ra.domain + ": " + named(*s) +
+                      " judged nothing, it carries only a target error: " + r.tally.target_error +
+                      " (rerun that shard)",
              false;
   }
   std::sort(shards.begin(), shards.end(), [&](const ShardReport* x, const ShardReport* y) {
@@ -523,10 +530,8 @@ bool merge(const std::vector<ShardReport>& shards, std::vector<Report>* out, std
   for (const std::string& d : order) {
     Report r;
     std::string e;
-    if (merge_domain(by_domain[d], &r, &e))
-      out->push_back(std::move(r));
-    else
-      errors += (errors.empty() ? "" : "\n") + e;
+    if (merge_domain(by_domain[d], &r, &e)) out->push_back(std::move(r));
+    else errors += (errors.empty() ? "" : "\n") + e;
   }
   if (!errors.empty()) return *error = errors, false;
   return true;

@@ -56,8 +56,7 @@ std::string reference_name();
 std::pair<uint64_t, uint64_t> shard_range(uint64_t size, Shard s);
 
 // Runs the domain on an in-process ABI table, split over opts.jobs threads.
-Report run(const Domain& d, const nc_plugin_v1& target, const std::string& target_spec,
-           const Options& opts);
+Report run(const Domain& d, const nc_plugin_v1& target, const std::string& target_spec, const Options& opts);
 
 std::string to_json(const Report& r);
 // A geometry pass as reports and certificate.json write it.

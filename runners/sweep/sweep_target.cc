@@ -129,16 +129,16 @@ bool sweep_target(const std::string& target_spec, const std::vector<std::string>
     auto entry = dl.handle ? reinterpret_cast<nc_plugin_entry_v1>(dlsym(dl.handle, NC_PLUGIN_ENTRY_SYMBOL)) : nullptr;
     table = entry ? entry() : nullptr;
     if (!table || table->abi_version < NC_PLUGIN_ABI_VERSION_MIN || table->abi_version > NC_PLUGIN_ABI_VERSION)
-      return *why = path + " is not a ninfer-conform plugin (ABI " + std::to_string(NC_PLUGIN_ABI_VERSION_MIN) + " to " +
-                    std::to_string(NC_PLUGIN_ABI_VERSION) +
+      return *why = path + " is not a ninfer-conform plugin (ABI " + std::to_string(NC_PLUGIN_ABI_VERSION_MIN) +
+                    " to " + std::to_string(NC_PLUGIN_ABI_VERSION) +
                     "): " + (dl.handle ? "entry point missing or wrong version" : dlerror()),
              false;
     isolate = true;
   } else if (spec.rfind("pipe:", 0) == 0) {
     for (const std::string& d : domains)
       if (!is_pipe_domain(d))
-        return *why = "a pipe target sweeps the convert.*, decode.*, validate-tensor.* and parse.* domains only, not " + d +
-                      " (replay covers the rest)",
+        return *why = "a pipe target sweeps the convert.*, decode.*, validate-tensor.* and parse.* domains only, not " +
+                      d + " (replay covers the rest)",
                false;
     table = pipe_table(spec.substr(5), pipe_timeout_s, why);
     if (!table) return false;
@@ -154,12 +154,9 @@ bool sweep_target(const std::string& target_spec, const std::vector<std::string>
       std::string json, status, err;
       auto work = [&] { return to_json(run(*d, *table, spec, opts)); };
       Report r;
-      if (!run_isolated(work, &json, &status))
-        o.failure = status;
-      else if (!from_json(json, &r, &err))
-        o.failure = "the target's process returned no report: " + err;
-      else
-        o.report = std::move(r);
+      if (!run_isolated(work, &json, &status)) o.failure = status;
+      else if (!from_json(json, &r, &err)) o.failure = "the target's process returned no report: " + err;
+      else o.report = std::move(r);
     } else {
       o.report = run(*d, *table, spec, opts);
       std::string adapter_error = pipe ? take_pipe_table_error() : "";

@@ -38,34 +38,38 @@ struct Placed {
 };
 
 struct Plane {
-  uint32_t words;     // scale words of the plane: 2^bits
-  uint32_t one;       // a valid nonzero scale (1.0)
+  uint32_t words;          // scale words of the plane: 2^bits
+  uint32_t one;            // a valid nonzero scale (1.0)
   uint32_t negative_code;  // the most negative legal code (grouped: the sign bit alone; W8 0x81)
   uint32_t nonzero_code;   // a legal nonzero code
 };
 
 Plane plane_of(Format f) {
   switch (f) {
-    case Format::NVFP4: return {256, 0x38, 0x8, 0x1};
-    case Format::FP8_E4M3FN_ROW_BF16S: return {65536, 0x3f80, 0xfe, 0x01};
-    case Format::W8G32_F16S: return {65536, 0x3c00, 0x81, 0x01};
-    default: return {65536, 0x3c00, 1u << (info(info(f).code).bits - 1), 0x01};
+    case Format::NVFP4:
+      return {256, 0x38, 0x8, 0x1};
+    case Format::FP8_E4M3FN_ROW_BF16S:
+      return {65536, 0x3f80, 0xfe, 0x01};
+    case Format::W8G32_F16S:
+      return {65536, 0x3c00, 0x81, 0x01};
+    default:
+      return {65536, 0x3c00, 1u << (info(info(f).code).bits - 1), 0x01};
   }
 }
 
 // NVFP4's divisor classes: every kind of binary32 word a d_w field can hold (spec 3.3: finite and
 // strictly positive is valid), each NaN kind with the smallest and largest payload.
 constexpr uint32_t kDivisorClasses[] = {
-    0x00000000u, 0x80000000u,                            // +0, -0
-    0x00000001u, 0x00000002u, 0x00400000u, 0x007fffffu,  // positive subnormals: valid
-    0x80000001u, 0x807fffffu,                            // negative subnormals
+    0x00000000u, 0x80000000u,                                         // +0, -0
+    0x00000001u, 0x00000002u, 0x00400000u, 0x007fffffu,               // positive subnormals: valid
+    0x80000001u, 0x807fffffu,                                         // negative subnormals
     0x00800000u, 0x3f800000u, 0x3f800001u, 0x7f7ffffeu, 0x7f7fffffu,  // positive normals: valid
-    0x80800000u, 0xbf800000u, 0xff7fffffu,               // negative normals
-    0x7f800000u, 0xff800000u,                            // +inf, -inf
-    0x7fc00000u, 0x7fc00001u, 0x7fffffffu,               // +quiet NaN: payload 0, 1, all ones
-    0x7f800001u, 0x7fa00000u, 0x7fbfffffu,               // +signalling NaN: smallest, middle, largest payload
-    0xffc00000u, 0xffc00001u, 0xffffffffu,               // -quiet NaN
-    0xff800001u, 0xffa00000u, 0xffbfffffu,               // -signalling NaN
+    0x80800000u, 0xbf800000u, 0xff7fffffu,                            // negative normals
+    0x7f800000u, 0xff800000u,                                         // +inf, -inf
+    0x7fc00000u, 0x7fc00001u, 0x7fffffffu,                            // +quiet NaN: payload 0, 1, all ones
+    0x7f800001u, 0x7fa00000u, 0x7fbfffffu,  // +signalling NaN: smallest, middle, largest payload
+    0xffc00000u, 0xffc00001u, 0xffffffffu,  // -quiet NaN
+    0xff800001u, 0xffa00000u, 0xffbfffffu,  // -signalling NaN
 };
 constexpr uint64_t kDivisorCount = sizeof kDivisorClasses / sizeof kDivisorClasses[0];
 
@@ -83,7 +87,8 @@ std::string scale_class(Format f, uint32_t w) {
   uint32_t sign, e, m, emax, fbits;
   bool has_inf;
   if (f == Format::NVFP4) sign = w >> 7, e = (w >> 3) & 0xf, m = w & 7, emax = 15, fbits = 3, has_inf = false;
-  else if (f == Format::FP8_E4M3FN_ROW_BF16S) sign = w >> 15, e = (w >> 7) & 0xff, m = w & 0x7f, emax = 255, fbits = 7, has_inf = true;
+  else if (f == Format::FP8_E4M3FN_ROW_BF16S)
+    sign = w >> 15, e = (w >> 7) & 0xff, m = w & 0x7f, emax = 255, fbits = 7, has_inf = true;
   else sign = w >> 15, e = (w >> 10) & 0x1f, m = w & 0x3ff, emax = 31, fbits = 10, has_inf = true;
   const uint32_t mmax = (1u << fbits) - 1;
   std::string s = sign ? "negative-" : "positive-";
@@ -96,8 +101,8 @@ std::string scale_class(Format f, uint32_t w) {
 struct TensorDomain : Domain {
   Format format;
   Plane plane;
-  uint32_t group = 0;   // elements per scale along K (grouped, NVFP4); 0: FP8 row
-  int placements = 0;   // tensors per scale word
+  uint32_t group = 0;  // elements per scale along K (grouped, NVFP4); 0: FP8 row
+  int placements = 0;  // tensors per scale word
   std::string name() const override { return "validate-tensor." + std::string(info(format).name); }
   std::string op() const override { return "validate-tensor " + std::string(info(format).name); }
   uint64_t size() const override {
@@ -127,7 +132,7 @@ struct TensorDomain : Domain {
       t.shape = {1, k};
       if (!nvfp4 && !fp8) t.shape = {k};  // grouped: rank 1
       if (placement == 0) t.codes.assign(k, plane.nonzero_code);
-      else if (fp8) t.codes = {0x80, 0x00};  // both zero words beside the scale
+      else if (fp8) t.codes = {0x80, 0x00};       // both zero words beside the scale
       else t.codes.assign(k, nvfp4 ? 0x8 : 0x0);  // NVFP4: -0 codes; grouped: the zero code
       t.scales = {w};
       p.where = placement == 0 ? "lone" : "zero-code";
@@ -196,8 +201,8 @@ struct TensorDomain : Domain {
       }
       if (got == want) continue;
       const std::string what = p.where == "divisor" ? divisor_class(*x.divisor) : scale_class(format, x.scales.back());
-      const std::string how = want == "valid"   ? "rejected"
-                              : got == "valid"  ? "accepted"
+      const std::string how = want == "valid"                                                  ? "rejected"
+                              : got == "valid"                                                 ? "accepted"
                               : want.substr(0, want.find('@')) == got.substr(0, got.find('@')) ? "wrong-place"
                                                                                                : "wrong-rule";
       std::vector<std::string> codes, scales;
@@ -216,15 +221,18 @@ struct TensorDomain : Domain {
         }
         return out;
       };
-      tally.count({i, p.where + ":" + what + ":" + how,
-                   {shape, join(codes), join(scales), x.divisor ? hex_word(*x.divisor, 8) : "-"}, want, got},
+      tally.count({i,
+                   p.where + ":" + what + ":" + how,
+                   {shape, join(codes), join(scales), x.divisor ? hex_word(*x.divisor, 8) : "-"},
+                   want,
+                   got},
                   keep);
     }
   }
 };
 
 constexpr Format kTensorFormats[] = {Format::Q4G64_F16S, Format::Q5G64_F16S, Format::Q6G64_F16S,
-                                     Format::W8G32_F16S, Format::NVFP4, Format::FP8_E4M3FN_ROW_BF16S};
+                                     Format::W8G32_F16S, Format::NVFP4,      Format::FP8_E4M3FN_ROW_BF16S};
 
 std::unique_ptr<Domain> tensor_domain(Format f) {
   auto d = std::make_unique<TensorDomain>();
@@ -239,18 +247,18 @@ std::unique_ptr<Domain> tensor_domain(Format f) {
 // parse.registry
 
 // Spec section 1, in its order (the ABI's nc_format numbering follows it).
-constexpr const char* kCanonical[] = {"BF16", "FP32", "I32", "Q4G64_F16S", "Q5G64_F16S", "Q6G64_F16S",
-                                      "W8G32_F16S", "NVFP4", "FP8_E4M3FN_ROW_BF16S"};
+constexpr const char* kCanonical[] = {"BF16",       "FP32",       "I32",   "Q4G64_F16S",          "Q5G64_F16S",
+                                      "Q6G64_F16S", "W8G32_F16S", "NVFP4", "FP8_E4M3FN_ROW_BF16S"};
 // The non-names the spec lists: section 1 ("FP16, bare FP8_E4M3FN, I64, Q4G32_F16S, Q6G128_F16S,
 // and W8G64_F16S do not become valid"), 3.1 (INT32; the internal *_CTRL names), 3.2 (Q4, Q5, Q6,
 // W8G32), 11 (FP64, Q2, Q3, NF4).
-constexpr const char* kNonNames[] = {"FP16", "FP8_E4M3FN", "I64", "Q4G32_F16S", "Q6G128_F16S", "W8G64_F16S",
-                                     "INT32", "BF16_CTRL", "FP32_CTRL", "I32_CTRL", "Q4", "Q5", "Q6", "W8G32",
-                                     "FP64", "Q2", "Q3", "NF4"};
+constexpr const char* kNonNames[] = {"FP16",  "FP8_E4M3FN", "I64",       "Q4G32_F16S", "Q6G128_F16S", "W8G64_F16S",
+                                     "INT32", "BF16_CTRL",  "FP32_CTRL", "I32_CTRL",   "Q4",          "Q5",
+                                     "Q6",    "W8G32",      "FP64",      "Q2",         "Q3",          "NF4"};
 
 // How a variant was made (the first half of a mismatch class).
 enum Edit : uint8_t { Base, Insert, Delete, Substitute, Transpose, Case, Bom, Separator, Surround, EditCount };
-constexpr const char* kEditNames[] = {"as-listed", "insert", "delete", "substitute", "transpose",
+constexpr const char* kEditNames[] = {"as-listed", "insert", "delete",    "substitute", "transpose",
                                       "case",      "bom",    "separator", "surround"};
 
 struct Variant {
@@ -366,7 +374,9 @@ struct ParseDomain : Domain {
       const int32_t want = canonical_index(v.bytes);
       if (got == want) continue;
       auto text = [](int32_t f) {
-        return f == -1 ? std::string("!unknown-format") : f >= 0 && f < 9 ? std::string(kCanonical[f]) : "format " + std::to_string(f);
+        return f == -1           ? std::string("!unknown-format")
+               : f >= 0 && f < 9 ? std::string(kCanonical[f])
+                                 : "format " + std::to_string(f);
       };
       const std::string how = want == -1 ? "accepted" : got == -1 ? "rejected" : "wrong-format";
       tally.count({i, std::string(kEditNames[v.edit]) + ":" + how, {printable(v.bytes)}, text(want), text(got)}, keep);

@@ -5,8 +5,18 @@ namespace {
 const nc_plugin_v1* g_base = nullptr;
 // Delegation target before set_base: every entry absent, so a mutant called that way answers
 // "unsupported" for whatever it does not break instead of crashing.
-const nc_plugin_v1 kNoBase{NC_PLUGIN_ABI_VERSION, "none", "0", nullptr, nullptr, nullptr, nullptr,
-                           nullptr, nullptr, nullptr, nullptr, nullptr};
+const nc_plugin_v1 kNoBase{NC_PLUGIN_ABI_VERSION,
+                           "none",
+                           "0",
+                           nullptr,
+                           nullptr,
+                           nullptr,
+                           nullptr,
+                           nullptr,
+                           nullptr,
+                           nullptr,
+                           nullptr,
+                           nullptr};
 }  // namespace
 
 void set_base(const nc_plugin_v1* b) { g_base = b; }

@@ -10,11 +10,20 @@ namespace nc::mutants {
 
 bool source_to_binary32(nc_source_type type, uint64_t word, float* out) {
   switch (type) {
-    case NC_SRC_FP32: *out = f32_from_bits(uint32_t(word)); break;
-    case NC_SRC_BF16: *out = bf16_value(uint32_t(word)); break;
-    case NC_SRC_F16: *out = float(f16_value(uint16_t(word))); break;  // exact
-    case NC_SRC_F64: *out = float(f64_from_bits(word)); break;        // one RNE rounding
-    default: return false;
+    case NC_SRC_FP32:
+      *out = f32_from_bits(uint32_t(word));
+      break;
+    case NC_SRC_BF16:
+      *out = bf16_value(uint32_t(word));
+      break;
+    case NC_SRC_F16:
+      *out = float(f16_value(uint16_t(word)));
+      break;  // exact
+    case NC_SRC_F64:
+      *out = float(f64_from_bits(word));
+      break;  // one RNE rounding
+    default:
+      return false;
   }
   return std::isfinite(*out);
 }
@@ -31,10 +40,18 @@ int32_t quantize_rne_then_clamp(float normalized32, int qmin, int qmax) {
 
 void spec_interval(nc_format fmt, int* qmin, int* qmax) {
   switch (fmt) {
-    case NC_FORMAT_Q4G64_F16S: *qmin = -8, *qmax = 7; break;
-    case NC_FORMAT_Q5G64_F16S: *qmin = -16, *qmax = 15; break;
-    case NC_FORMAT_Q6G64_F16S: *qmin = -32, *qmax = 31; break;
-    default: *qmin = -127, *qmax = 127; break;
+    case NC_FORMAT_Q4G64_F16S:
+      *qmin = -8, *qmax = 7;
+      break;
+    case NC_FORMAT_Q5G64_F16S:
+      *qmin = -16, *qmax = 15;
+      break;
+    case NC_FORMAT_Q6G64_F16S:
+      *qmin = -32, *qmax = 31;
+      break;
+    default:
+      *qmin = -127, *qmax = 127;
+      break;
   }
 }
 
@@ -58,13 +75,12 @@ bool is_grouped(nc_format f) {
 }  // namespace
 
 EncoderSteps canonical_steps() {
-  return {source_to_binary32, amax_abs,          raw_scale_over_qmax, scale16_rne,  rescue_zero,
+  return {source_to_binary32, amax_abs,         raw_scale_over_qmax,     scale16_rne,   rescue_zero,
           finite_positive,    times_reciprocal, quantize_rne_then_clamp, spec_interval, false};
 }
 
-int encode_with(const EncoderSteps& st, nc_format fmt, nc_source_type src_type, const uint64_t* src,
-                size_t rows, size_t k, uint32_t* scales, int32_t* codes, uint32_t* trace,
-                int32_t* outcome) {
+int encode_with(const EncoderSteps& st, nc_format fmt, nc_source_type src_type, const uint64_t* src, size_t rows,
+                size_t k, uint32_t* scales, int32_t* codes, uint32_t* trace, int32_t* outcome) {
   if (!is_grouped(fmt) || rows == 0 || k == 0 || src_type > NC_SRC_F64) {
     if (!base().encode) return NC_EUNSUPPORTED;
     return base().encode(fmt, src_type, src, rows, k, scales, codes, trace, outcome);

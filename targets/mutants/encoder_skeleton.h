@@ -39,9 +39,8 @@ EncoderSteps canonical_steps();
 
 // The encode entry point over `steps` (signature of nc_plugin_v1::encode). Shapes the mutant copy
 // does not handle (no rows, no columns, a format that is not grouped) go to the base table.
-int encode_with(const EncoderSteps& steps, nc_format fmt, nc_source_type src_type,
-                const uint64_t* src, size_t rows, size_t k, uint32_t* scales, int32_t* codes,
-                uint32_t* trace, int32_t* outcome);
+int encode_with(const EncoderSteps& steps, nc_format fmt, nc_source_type src_type, const uint64_t* src, size_t rows,
+                size_t k, uint32_t* scales, int32_t* codes, uint32_t* trace, int32_t* outcome);
 
 // The default steps, for mutants that build on them.
 bool source_to_binary32(nc_source_type type, uint64_t word, float* out);

@@ -17,11 +17,20 @@ Geometry geometry(size_t rank, const uint64_t* shape) {
 
 bool grouped_params(nc_format f, int* bits, uint32_t* group) {
   switch (f) {
-    case NC_FORMAT_Q4G64_F16S: *bits = 4, *group = 64; return true;
-    case NC_FORMAT_Q5G64_F16S: *bits = 5, *group = 64; return true;
-    case NC_FORMAT_Q6G64_F16S: *bits = 6, *group = 64; return true;
-    case NC_FORMAT_W8G32_F16S: *bits = 8, *group = 32; return true;
-    default: return false;
+    case NC_FORMAT_Q4G64_F16S:
+      *bits = 4, *group = 64;
+      return true;
+    case NC_FORMAT_Q5G64_F16S:
+      *bits = 5, *group = 64;
+      return true;
+    case NC_FORMAT_Q6G64_F16S:
+      *bits = 6, *group = 64;
+      return true;
+    case NC_FORMAT_W8G32_F16S:
+      *bits = 8, *group = 32;
+      return true;
+    default:
+      return false;
   }
 }
 

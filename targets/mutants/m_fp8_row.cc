@@ -44,9 +44,8 @@ int validate_negative_zero_row_scale(nc_format f, nc_component comp, const uint3
 
 // The zero-scale-row rule never checked: the base validator over row scales where +0 reads as 1.0
 // (both valid), so only that rule disappears.
-int validate_tensor_zero_row_unchecked(nc_format f, size_t rank, const uint64_t* shape, const uint32_t* c,
-                                       size_t nc, const uint32_t* s, size_t ns, const uint32_t* d, int32_t* rule,
-                                       int64_t* where) {
+int validate_tensor_zero_row_unchecked(nc_format f, size_t rank, const uint64_t* shape, const uint32_t* c, size_t nc,
+                                       const uint32_t* s, size_t ns, const uint32_t* d, int32_t* rule, int64_t* where) {
   if (!base().validate_tensor) return NC_EUNSUPPORTED;
   if (f != NC_FORMAT_FP8_E4M3FN_ROW_BF16S) return base().validate_tensor(f, rank, shape, c, nc, s, ns, d, rule, where);
   std::vector<uint32_t> scales(s, s + ns);
@@ -70,9 +69,8 @@ std::span<const Mutant> fp8_row_mutants() {
       {{"fp8row-negative-zero-scale", "fp8-row", "validate", "row scale 0x8000 (-0) accepted",
         "validate.FP8_E4M3FN_ROW_BF16S.scale", "negative-zero", "negative zero"},
        install_negative_zero_scale},
-      {{"fp8row-zero-scale-unchecked", "fp8-row", "validate_tensor",
-        "+0 row scale with nonzero codes accepted", "validate-tensor.FP8_E4M3FN_ROW_BF16S", "zero-scale-codes",
-        "zero-scale"},
+      {{"fp8row-zero-scale-unchecked", "fp8-row", "validate_tensor", "+0 row scale with nonzero codes accepted",
+        "validate-tensor.FP8_E4M3FN_ROW_BF16S", "zero-scale-codes", "zero-scale"},
        install_zero_row_unchecked},
       {{"fp8row-product-in-bf16", "fp8-row", "reconstruct", "c32 * s32 rounded to BF16 before binary32",
         "reconstruct.FP8_E4M3FN_ROW_BF16S", "-", "round bf16"},

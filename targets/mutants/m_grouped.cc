@@ -12,11 +12,16 @@ namespace {
 
 int code_bits(nc_word_type wt) {
   switch (wt) {
-    case NC_WT_Q4_CODE: return 4;
-    case NC_WT_Q5_CODE: return 5;
-    case NC_WT_Q6_CODE: return 6;
-    case NC_WT_W8_CODE: return 8;
-    default: return 0;
+    case NC_WT_Q4_CODE:
+      return 4;
+    case NC_WT_Q5_CODE:
+      return 5;
+    case NC_WT_Q6_CODE:
+      return 6;
+    case NC_WT_W8_CODE:
+      return 8;
+    default:
+      return 0;
   }
 }
 
@@ -37,8 +42,8 @@ int decode_sign_magnitude(nc_word_type wt, const uint32_t* w, size_t n, uint32_t
 
 // Offset-binary codes in reconstruction: q = u - 2^(b-1), the GPTQ/AWQ unsigned-with-zero-point
 // habit applied to a zero-point-free format.
-int reconstruct_offset_binary(nc_format f, const uint32_t* c, const uint32_t* s, const uint32_t* d,
-                              size_t n, uint32_t* out) {
+int reconstruct_offset_binary(nc_format f, const uint32_t* c, const uint32_t* s, const uint32_t* d, size_t n,
+                              uint32_t* out) {
   int b;
   uint32_t g;
   if (!grouped_params(f, &b, &g)) return base().reconstruct ? base().reconstruct(f, c, s, d, n, out) : NC_EUNSUPPORTED;
@@ -50,13 +55,12 @@ int reconstruct_offset_binary(nc_format f, const uint32_t* c, const uint32_t* s,
 }
 
 // code / scale: the stored scale taken for an inverse scale (spec 6.2 calls this out as wrong).
-int reconstruct_code_over_scale(nc_format f, const uint32_t* c, const uint32_t* s, const uint32_t* d,
-                                size_t n, uint32_t* out) {
+int reconstruct_code_over_scale(nc_format f, const uint32_t* c, const uint32_t* s, const uint32_t* d, size_t n,
+                                uint32_t* out) {
   int b;
   uint32_t g;
   if (!grouped_params(f, &b, &g)) return base().reconstruct ? base().reconstruct(f, c, s, d, n, out) : NC_EUNSUPPORTED;
-  for (size_t i = 0; i < n; ++i)
-    out[i] = bits_of(float(signed_code(c[i], b)) / float(f16_value(uint16_t(s[i]))));
+  for (size_t i = 0; i < n; ++i) out[i] = bits_of(float(signed_code(c[i], b)) / float(f16_value(uint16_t(s[i]))));
   return NC_OK;
 }
 
@@ -76,9 +80,9 @@ int validate_negative_zero_scale(nc_format f, nc_component comp, const uint32_t*
 // The zero-scale rule (a +0 scale's group holds only zero codes) is never checked. Implemented as
 // the base validator over scales where each +0 reads as 1.0: both are valid scale words, so every
 // other rule, and the order rules are found in, stays the base's.
-int validate_tensor_zero_scale_unchecked(nc_format f, size_t rank, const uint64_t* shape, const uint32_t* c,
-                                         size_t nc, const uint32_t* s, size_t ns, const uint32_t* d,
-                                         int32_t* rule, int64_t* where) {
+int validate_tensor_zero_scale_unchecked(nc_format f, size_t rank, const uint64_t* shape, const uint32_t* c, size_t nc,
+                                         const uint32_t* s, size_t ns, const uint32_t* d, int32_t* rule,
+                                         int64_t* where) {
   int b;
   uint32_t g;
   if (!base().validate_tensor) return NC_EUNSUPPORTED;
@@ -93,9 +97,9 @@ int validate_tensor_zero_scale_unchecked(nc_format f, size_t rank, const uint64_
 // zero words would have it: the sign bit alone (-2^(b-1)) passes as a zero in a +0-scale group.
 // Implemented as the base validator over codes where, inside a +0-scale group, that word reads as
 // 0. Q4/Q5/Q6 only: W8's sign bit alone, 0x80, is an illegal code, reported before the rule.
-int validate_tensor_zero_scale_sign_blind(nc_format f, size_t rank, const uint64_t* shape, const uint32_t* c,
-                                          size_t nc, const uint32_t* s, size_t ns, const uint32_t* d,
-                                          int32_t* rule, int64_t* where) {
+int validate_tensor_zero_scale_sign_blind(nc_format f, size_t rank, const uint64_t* shape, const uint32_t* c, size_t nc,
+                                          const uint32_t* s, size_t ns, const uint32_t* d, int32_t* rule,
+                                          int64_t* where) {
   int b;
   uint32_t g;
   const Geometry geo = geometry(rank, shape);

@@ -62,17 +62,17 @@ void install_e2m1_wrong_entry(nc_plugin_v1* t) { t->decode = decode_e2m1_wrong_e
 
 std::span<const Mutant> minifloat_mutants() {
   static const Mutant kMutants[] = {
-      {{"e4m3-ieee-infinities", "e4m3fn", "decode", "IEEE-like E4M3: 0x78 = inf, 0x79..0x7f NaN",
-        "decode.E4M3FN", "top-binade", "inf top binade"},
+      {{"e4m3-ieee-infinities", "e4m3fn", "decode", "IEEE-like E4M3: 0x78 = inf, 0x79..0x7f NaN", "decode.E4M3FN",
+        "top-binade", "inf top binade"},
        install_ieee_like},
-      {{"e4m3-top-binade-nan", "e4m3fn", "decode", "every e == 15 word decoded as NaN", "decode.E4M3FN",
-        "top-binade", "top binade nan"},
+      {{"e4m3-top-binade-nan", "e4m3fn", "decode", "every e == 15 word decoded as NaN", "decode.E4M3FN", "top-binade",
+        "top binade nan"},
        install_top_binade_nan},
-      {{"e4m3-subnormal-bias", "e4m3fn", "decode", "subnormals m * 2^-10 instead of m * 2^-9",
-        "decode.E4M3FN", "subnormal", "subnormal"},
+      {{"e4m3-subnormal-bias", "e4m3fn", "decode", "subnormals m * 2^-10 instead of m * 2^-9", "decode.E4M3FN",
+        "subnormal", "subnormal"},
        install_subnormal_bias},
-      {{"e2m1-wrong-entry", "e4m3fn", "decode", "E2M1 code 5 decoded as 2.5 instead of 3.0", "decode.E2M1",
-        "-", "e2m1 table"},
+      {{"e2m1-wrong-entry", "e4m3fn", "decode", "E2M1 code 5 decoded as 2.5 instead of 3.0", "decode.E2M1", "-",
+        "e2m1 table"},
        install_e2m1_wrong_entry},
   };
   return kMutants;

@@ -13,16 +13,13 @@ namespace {
 // d_w taken as a global multiplier (the "global scale" of other block formats) instead of a divisor.
 int reconstruct_multiply_divisor(nc_format f, const uint32_t* c, const uint32_t* s, const uint32_t* d, size_t n,
                                  uint32_t* out) {
-  if (f != NC_FORMAT_NVFP4 || !d)
-    return base().reconstruct ? base().reconstruct(f, c, s, d, n, out) : NC_EUNSUPPORTED;
-  for (size_t i = 0; i < n; ++i)
-    out[i] = bits_of(e2m1_value(c[i]) * e4m3fn_value(s[i]) * f32_from_bits(d[i]));
+  if (f != NC_FORMAT_NVFP4 || !d) return base().reconstruct ? base().reconstruct(f, c, s, d, n, out) : NC_EUNSUPPORTED;
+  for (size_t i = 0; i < n; ++i) out[i] = bits_of(e2m1_value(c[i]) * e4m3fn_value(s[i]) * f32_from_bits(d[i]));
   return NC_OK;
 }
 
 // Block-scale validity by "value >= 0 and not NaN": -0.0 >= 0 holds, so 0x80 passes.
-int validate_negative_zero_block_scale(nc_format f, nc_component comp, const uint32_t* w, size_t n,
-                                       uint8_t* valid) {
+int validate_negative_zero_block_scale(nc_format f, nc_component comp, const uint32_t* w, size_t n, uint8_t* valid) {
   if (f != NC_FORMAT_NVFP4 || comp != NC_COMP_SCALE)
     return base().validate_word ? base().validate_word(f, comp, w, n, valid) : NC_EUNSUPPORTED;
   for (size_t i = 0; i < n; ++i) valid[i] = e4m3fn_value(w[i] & 0xffu) >= 0.0f;  // false for NaN
@@ -41,9 +38,8 @@ int validate_divisor_finite_only(nc_format f, nc_component comp, const uint32_t*
 // element k of row r as value(code, the scale word at r * ceil_div(K, 16) + k / block, d_w);
 // any other request goes to the base table.
 template <class Value>
-int dequantize_nvfp4_as(uint64_t block, Value value, nc_format f, size_t rank, const uint64_t* shape,
-                        const uint32_t* c, size_t nc, const uint32_t* s, size_t ns, const uint32_t* d,
-                        uint32_t* out) {
+int dequantize_nvfp4_as(uint64_t block, Value value, nc_format f, size_t rank, const uint64_t* shape, const uint32_t* c,
+                        size_t nc, const uint32_t* s, size_t ns, const uint32_t* d, uint32_t* out) {
   const Geometry geo = geometry(rank, shape);
   if (f != NC_FORMAT_NVFP4 || !d || !geo.ok || nc != geo.rows * geo.k || ns != geo.rows * ceil_div(geo.k, 16))
     return base().dequantize ? base().dequantize(f, rank, shape, c, nc, s, ns, d, out) : NC_EUNSUPPORTED;
@@ -121,8 +117,7 @@ void install_layout_padded_index(nc_plugin_v1* t) { t->layout_offsets = layout_l
 // overflows (below 2^-128) is divided instead, as a host that precomputes the reciprocal must.
 int reconstruct_reciprocal_multiplier(nc_format f, const uint32_t* c, const uint32_t* s, const uint32_t* d, size_t n,
                                       uint32_t* out) {
-  if (f != NC_FORMAT_NVFP4 || !d)
-    return base().reconstruct ? base().reconstruct(f, c, s, d, n, out) : NC_EUNSUPPORTED;
+  if (f != NC_FORMAT_NVFP4 || !d) return base().reconstruct ? base().reconstruct(f, c, s, d, n, out) : NC_EUNSUPPORTED;
   for (size_t i = 0; i < n; ++i) {
     const float inverse = 1.0f / f32_from_bits(d[i]), product = e2m1_value(c[i]) * e4m3fn_value(s[i]);
     out[i] = bits_of(std::isfinite(inverse) ? product * inverse : product / f32_from_bits(d[i]));
@@ -142,27 +137,28 @@ void install_partial_block(nc_plugin_v1* t) { t->validate_tensor = validate_tens
 
 std::span<const Mutant> nvfp4_mutants() {
   static const Mutant kMutants[] = {
-      {{"nvfp4-multiply-divisor", "nvfp4", "reconstruct", "W = e2m1 * e4m3 * d_w instead of / d_w",
-        "reconstruct.NVFP4", "-", "divisor multipl"},
+      {{"nvfp4-multiply-divisor", "nvfp4", "reconstruct", "W = e2m1 * e4m3 * d_w instead of / d_w", "reconstruct.NVFP4",
+        "-", "divisor multipl"},
        install_multiply_divisor},
-      {{"nvfp4-negative-zero-scale", "nvfp4", "validate", "block scale 0x80 (-0) accepted",
-        "validate.NVFP4.scale", "negative-zero", "negative zero"},
+      {{"nvfp4-negative-zero-scale", "nvfp4", "validate", "block scale 0x80 (-0) accepted", "validate.NVFP4.scale",
+        "negative-zero", "negative zero"},
        install_negative_zero_scale},
       {{"nvfp4-nonpositive-divisor", "nvfp4", "validate", "divisor d_w <= 0 accepted (finiteness only)",
         "validate.NVFP4.divisor", "divisor", "positive divisor"},
        install_divisor_finite_only},
-      {{"nvfp4-group-32", "nvfp4", "dequantize", "one block scale per 32 along K instead of 16",
-        "dequantize.NVFP4", "-", "group 16"},
+      {{"nvfp4-group-32", "nvfp4", "dequantize", "one block scale per 32 along K instead of 16", "dequantize.NVFP4",
+        "-", "group 16"},
        install_group_32},
-      {{"nvfp4-folded-divisor", "nvfp4", "dequantize", "d_w folded into the block scale first: e2m1 * (e4m3 / d_w), rounded twice",
-        "dequantize.NVFP4", "code-scale-grid", "fold"},
+      {{"nvfp4-folded-divisor", "nvfp4", "dequantize",
+        "d_w folded into the block scale first: e2m1 * (e4m3 / d_w), rounded twice", "dequantize.NVFP4",
+        "code-scale-grid", "fold"},
        install_folded_divisor},
       {{"nvfp4-partial-block", "nvfp4", "validate_tensor", "K not a multiple of 16 accepted with a short final block",
         "validate-tensor.NVFP4", "partial-block", "partial block 16 shape"},
        install_partial_block},
       {{"nvfp4-layout-ceil-blocks", "nvfp4", "layout_offsets",
-        "K not a multiple of 16 laid out with ceil_div(K, 16) block columns instead of refused",
-        "layout.NVFP4.*", "refused-k", "refusal multiple 16"},
+        "K not a multiple of 16 laid out with ceil_div(K, 16) block columns instead of refused", "layout.NVFP4.*",
+        "refused-k", "refusal multiple 16"},
        install_layout_ceil_blocks},
       {{"nvfp4-layout-padded-index", "nvfp4", "layout_offsets",
         "a row or block column inside the padded tile but outside the logical scale matrix given an offset",

@@ -39,8 +39,8 @@ const Mutant* find_mutant(std::string_view name);
 // Calls f(m) for every mutant in catalogue order.
 template <class F>
 void for_each_mutant(F&& f) {
-  for (auto area : {encoder_mutants(), grouped_mutants(), minifloat_mutants(), nvfp4_mutants(),
-                    fp8_row_mutants(), tensor_mutants(), direct_mutants()})
+  for (auto area : {encoder_mutants(), grouped_mutants(), minifloat_mutants(), nvfp4_mutants(), fp8_row_mutants(),
+                    tensor_mutants(), direct_mutants()})
     for (const Mutant& m : area) f(m);
 }
 

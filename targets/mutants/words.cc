@@ -34,8 +34,7 @@ uint32_t round_to_format(double x, const MiniFormat& f, Tie tie, bool* overflow)
     exp_field = uint32_t(qe + f.mbits + f.bias);
     mant = uint32_t(n - hidden);
   }
-  if (exp_field > f.max_exp_field || (exp_field == f.max_exp_field && mant > f.max_mant_at_top))
-    *overflow = true;
+  if (exp_field > f.max_exp_field || (exp_field == f.max_exp_field && mant > f.max_mant_at_top)) *overflow = true;
   return sign | (exp_field << f.mbits) | mant;
 }
 

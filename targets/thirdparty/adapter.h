@@ -31,11 +31,20 @@ int map_words(const uint32_t* in, size_t n, uint32_t* out, uint8_t* valid, F f) 
 }
 
 // A table offering only decode and convert, the two capabilities a scalar-conversion library has.
-constexpr nc_plugin_v1 scalar_table(const char* name, const char* version,
-                                    decltype(nc_plugin_v1::decode) decode,
+constexpr nc_plugin_v1 scalar_table(const char* name, const char* version, decltype(nc_plugin_v1::decode) decode,
                                     decltype(nc_plugin_v1::convert) convert) {
-  return nc_plugin_v1{NC_PLUGIN_ABI_VERSION, name, version, decode, nullptr, nullptr, nullptr,
-                      convert, nullptr, nullptr, nullptr, nullptr};
+  return nc_plugin_v1{NC_PLUGIN_ABI_VERSION,
+                      name,
+                      version,
+                      decode,
+                      nullptr,
+                      nullptr,
+                      nullptr,
+                      convert,
+                      nullptr,
+                      nullptr,
+                      nullptr,
+                      nullptr};
 }
 
 }  // namespace nc_tp

@@ -21,9 +21,7 @@ constexpr const char* kName = "x86-avx512bf16-vcvtneps2bf16";
 
 // Full blocks of 16 go straight through; the tail goes through a zero-padded local block, so no
 // masked load or store is needed.
-__attribute__((target("avx512f,avx512vl,avx512bf16"))) void cvtneps2bf16(const uint32_t* src,
-                                                                          size_t n,
-                                                                          uint32_t* out) {
+__attribute__((target("avx512f,avx512vl,avx512bf16"))) void cvtneps2bf16(const uint32_t* src, size_t n, uint32_t* out) {
   for (size_t i = 0; i < n; i += 16) {
     const size_t m = n - i < 16 ? n - i : 16;
     alignas(64) uint32_t in_block[16] = {};

@@ -72,8 +72,10 @@ inline void report_unavailable(const char* target, const char* feature) {
   static bool said = false;
   if (said) return;
   said = true;
-  std::fprintf(stderr, "%s: this CPU (or OS) lacks %s; target unavailable, every entry point "
-                       "returns NC_EUNSUPPORTED\n", target, feature);
+  std::fprintf(stderr,
+               "%s: this CPU (or OS) lacks %s; target unavailable, every entry point "
+               "returns NC_EUNSUPPORTED\n",
+               target, feature);
 }
 
 }  // namespace nc_tp

@@ -16,34 +16,34 @@ using nc_tp::bits_of;
 using nc_tp::f32_from_bits;
 
 uint32_t decode_bf16(uint32_t w) {
-  return bits_of(static_cast<float>(Eigen::numext::bit_cast<Eigen::bfloat16>(
-      static_cast<uint16_t>(w & 0xffffu))));
+  return bits_of(static_cast<float>(Eigen::numext::bit_cast<Eigen::bfloat16>(static_cast<uint16_t>(w & 0xffffu))));
 }
 uint32_t decode_f16(uint32_t w) {
-  return bits_of(static_cast<float>(
-      Eigen::numext::bit_cast<Eigen::half>(static_cast<uint16_t>(w & 0xffffu))));
+  return bits_of(static_cast<float>(Eigen::numext::bit_cast<Eigen::half>(static_cast<uint16_t>(w & 0xffffu))));
 }
 
 int decode(nc_word_type wt, const uint32_t* words, size_t n, uint32_t* out, uint8_t* valid) {
   switch (wt) {
-    case NC_WT_BF16: return nc_tp::map_words(words, n, out, valid, decode_bf16);
-    case NC_WT_F16: return nc_tp::map_words(words, n, out, valid, decode_f16);
-    default: return NC_EUNSUPPORTED;
+    case NC_WT_BF16:
+      return nc_tp::map_words(words, n, out, valid, decode_bf16);
+    case NC_WT_F16:
+      return nc_tp::map_words(words, n, out, valid, decode_f16);
+    default:
+      return NC_EUNSUPPORTED;
   }
 }
 
-uint32_t to_bf16(uint32_t w) {
-  return Eigen::numext::bit_cast<uint16_t>(Eigen::bfloat16(f32_from_bits(w)));
-}
-uint32_t to_f16(uint32_t w) {
-  return Eigen::numext::bit_cast<uint16_t>(Eigen::half(f32_from_bits(w)));
-}
+uint32_t to_bf16(uint32_t w) { return Eigen::numext::bit_cast<uint16_t>(Eigen::bfloat16(f32_from_bits(w))); }
+uint32_t to_f16(uint32_t w) { return Eigen::numext::bit_cast<uint16_t>(Eigen::half(f32_from_bits(w))); }
 
 int convert(nc_recipe recipe, const uint32_t* src, size_t n, uint32_t* out) {
   switch (recipe) {
-    case NC_RECIPE_F32_TO_BF16_RNE: return nc_tp::map_words(src, n, out, nullptr, to_bf16);
-    case NC_RECIPE_F32_TO_F16_RNE: return nc_tp::map_words(src, n, out, nullptr, to_f16);
-    default: return NC_EUNSUPPORTED;
+    case NC_RECIPE_F32_TO_BF16_RNE:
+      return nc_tp::map_words(src, n, out, nullptr, to_bf16);
+    case NC_RECIPE_F32_TO_F16_RNE:
+      return nc_tp::map_words(src, n, out, nullptr, to_f16);
+    default:
+      return NC_EUNSUPPORTED;
   }
 }
 

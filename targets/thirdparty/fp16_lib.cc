@@ -14,9 +14,7 @@
 
 namespace {
 
-uint32_t decode_f16(uint32_t w) {
-  return nc_tp::bits_of(fp16_ieee_to_fp32_value(static_cast<uint16_t>(w & 0xffffu)));
-}
+uint32_t decode_f16(uint32_t w) { return nc_tp::bits_of(fp16_ieee_to_fp32_value(static_cast<uint16_t>(w & 0xffffu))); }
 uint32_t to_f16(uint32_t w) { return fp16_ieee_from_fp32_value(nc_tp::f32_from_bits(w)); }
 
 int decode(nc_word_type wt, const uint32_t* words, size_t n, uint32_t* out, uint8_t* valid) {

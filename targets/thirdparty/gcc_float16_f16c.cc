@@ -4,8 +4,7 @@
 #include "adapter.h"
 #include "cpu_features.h"
 
-int nc_tp_f16c_decode(nc_word_type wt, const uint32_t* words, size_t n, uint32_t* out,
-                      uint8_t* valid);
+int nc_tp_f16c_decode(nc_word_type wt, const uint32_t* words, size_t n, uint32_t* out, uint8_t* valid);
 int nc_tp_f16c_convert(nc_recipe recipe, const uint32_t* src, size_t n, uint32_t* out);
 
 namespace {

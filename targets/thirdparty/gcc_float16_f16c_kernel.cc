@@ -3,8 +3,7 @@
 // by default). Only gcc_float16_f16c.cc calls these, after checking the CPU has F16C.
 #include "gcc_float16_ops.h"
 
-int nc_tp_f16c_decode(nc_word_type wt, const uint32_t* words, size_t n, uint32_t* out,
-                      uint8_t* valid) {
+int nc_tp_f16c_decode(nc_word_type wt, const uint32_t* words, size_t n, uint32_t* out, uint8_t* valid) {
   return nc_tp::gcc_f16_decode(wt, words, n, out, valid);
 }
 

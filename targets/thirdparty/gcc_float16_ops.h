@@ -12,12 +12,9 @@ namespace {
 inline uint32_t gcc_f16_widen(uint32_t w) {
   return bits_of(static_cast<float>(std::bit_cast<_Float16>(static_cast<uint16_t>(w & 0xffffu))));
 }
-inline uint32_t gcc_f16_narrow(uint32_t w) {
-  return std::bit_cast<uint16_t>(static_cast<_Float16>(f32_from_bits(w)));
-}
+inline uint32_t gcc_f16_narrow(uint32_t w) { return std::bit_cast<uint16_t>(static_cast<_Float16>(f32_from_bits(w))); }
 
-inline int gcc_f16_decode(nc_word_type wt, const uint32_t* words, size_t n, uint32_t* out,
-                          uint8_t* valid) {
+inline int gcc_f16_decode(nc_word_type wt, const uint32_t* words, size_t n, uint32_t* out, uint8_t* valid) {
   if (wt != NC_WT_F16) return NC_EUNSUPPORTED;
   return map_words(words, n, out, valid, gcc_f16_widen);
 }

@@ -4,8 +4,8 @@
 #include "gcc_float16_ops.h"
 
 namespace {
-constexpr nc_plugin_v1 kTable = nc_tp::scalar_table("gcc-float16-libgcc", NC_TP_VERSION,
-                                                    nc_tp::gcc_f16_decode, nc_tp::gcc_f16_convert);
+constexpr nc_plugin_v1 kTable =
+    nc_tp::scalar_table("gcc-float16-libgcc", NC_TP_VERSION, nc_tp::gcc_f16_decode, nc_tp::gcc_f16_convert);
 }  // namespace
 
 NC_TP_EXPORT const nc_plugin_v1* ninfer_conform_plugin_v1(void) { return &kTable; }

@@ -38,8 +38,7 @@ TEST_CASE("gcc-float16-f16c: binary16 decode and RNE conversion", "[thirdparty][
 }
 
 // Run by ctest with NC_THIRDPARTY_NO_X86_FEATURES=1: the hardware adapters must say unavailable.
-TEST_CASE("x86 hardware adapters report unavailable when the CPU feature is absent",
-          "[.unavailable]") {
+TEST_CASE("x86 hardware adapters report unavailable when the CPU feature is absent", "[.unavailable]") {
   REQUIRE(x86_features_disabled());
   const nc_plugin_v1& f16c = load_plugin(NC_TP_PLUGIN_GCC_FLOAT16_F16C);
   CHECK(decode(f16c, NC_WT_F16, {0x3c00}).status == NC_EUNSUPPORTED);

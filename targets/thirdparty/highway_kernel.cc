@@ -65,9 +65,14 @@ void demote_words(D16 d16, const uint32_t* in, size_t n, uint32_t* out) {
 int nc_tp_hwy_decode(nc_word_type wt, const uint32_t* words, size_t n, uint32_t* out, uint8_t* valid) {
   if (n != 0 && (words == nullptr || out == nullptr)) return NC_EINVALID;
   switch (wt) {
-    case NC_WT_BF16: promote_words(kBF16, words, n, out); break;
-    case NC_WT_F16: promote_words(kF16, words, n, out); break;
-    default: return NC_EUNSUPPORTED;
+    case NC_WT_BF16:
+      promote_words(kBF16, words, n, out);
+      break;
+    case NC_WT_F16:
+      promote_words(kF16, words, n, out);
+      break;
+    default:
+      return NC_EUNSUPPORTED;
   }
   if (valid != nullptr) std::fill(valid, valid + n, uint8_t{1});
   return NC_OK;
@@ -76,8 +81,13 @@ int nc_tp_hwy_decode(nc_word_type wt, const uint32_t* words, size_t n, uint32_t*
 int nc_tp_hwy_convert(nc_recipe recipe, const uint32_t* src, size_t n, uint32_t* out) {
   if (n != 0 && (src == nullptr || out == nullptr)) return NC_EINVALID;
   switch (recipe) {
-    case NC_RECIPE_F32_TO_BF16_RNE: demote_words(kBF16, src, n, out); return NC_OK;
-    case NC_RECIPE_F32_TO_F16_RNE: demote_words(kF16, src, n, out); return NC_OK;
-    default: return NC_EUNSUPPORTED;
+    case NC_RECIPE_F32_TO_BF16_RNE:
+      demote_words(kBF16, src, n, out);
+      return NC_OK;
+    case NC_RECIPE_F32_TO_F16_RNE:
+      demote_words(kF16, src, n, out);
+      return NC_OK;
+    default:
+      return NC_EUNSUPPORTED;
   }
 }

@@ -1,7 +1,8 @@
 // The Google Highway adapters (static targets SSE4 and AVX2) against hand-derived values, and the
 // departures of Highway 1.0.3 worked out by hand from its documented behaviour (hwy/ops/x86_*.h):
 // DemoteTo(bfloat16) keeps the top 16 bits on every target, and the SSE4 float16 emulation drops
-// the low bits, has no infinity or NaN, and zeroes the sign of what it flushes. Each departure is also stated as what the recipe wants.
+// the low bits, has no infinity or NaN, and zeroes the sign of what it flushes. Each departure is also stated as what
+// the recipe wants.
 #include <cstdlib>
 #include <fstream>
 #include <set>
@@ -73,9 +74,10 @@ TEST_CASE("highway-sse4: truncating bfloat16 and the emulated float16", "[thirdp
     if ((c.in & 0x7c00) != 0x7c00) finite.push_back(c);
   REQUIRE(finite.size() == kF16Decode.size() - 1);
   check_decode(p, NC_WT_F16, finite);
-  check_decode(p, NC_WT_F16, {{0x7c00, 0x47800000, "+inf read as 2^16"},
-                              {0xfc00, 0xc7800000, "-inf read as -2^16"},
-                              {0x7e00, 0x47c00000, "a quiet NaN read as 1.5 * 2^16"}});
+  check_decode(p, NC_WT_F16,
+               {{0x7c00, 0x47800000, "+inf read as 2^16"},
+                {0xfc00, 0xc7800000, "-inf read as -2^16"},
+                {0x7e00, 0x47c00000, "a quiet NaN read as 1.5 * 2^16"}});
   check_convert(p, NC_RECIPE_F32_TO_F16_RNE,
                 {{0x3f800000, 0x3c00, "1.0 exact"},
                  {0x3f803000, 0x3c01, "1 + 1.5 ulp truncated to 1 + 1 ulp (RNE 0x3c02)"},

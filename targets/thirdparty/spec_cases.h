@@ -32,19 +32,15 @@ inline const std::vector<Case> kE4M3Decode = {
 
 // E2M1 (3.3): positive codes 0..7 = 0, 0.5, 1, 1.5, 2, 3, 4, 6; bit 3 negates.
 inline const std::vector<Case> kE2M1Decode = {
-    {0x0, 0x00000000, "+0"},        {0x1, 0x3f000000, "0.5"}, {0x2, 0x3f800000, "1.0"},
-    {0x3, 0x3fc00000, "1.5"},       {0x4, 0x40000000, "2.0"}, {0x5, 0x40400000, "3.0"},
-    {0x6, 0x40800000, "4.0"},       {0x7, 0x40c00000, "6.0 = 1.5 * 2^2"},
-    {0x8, 0x80000000, "-0"},        {0xf, 0xc0c00000, "-6.0"},
+    {0x0, 0x00000000, "+0"},  {0x1, 0x3f000000, "0.5"},  {0x2, 0x3f800000, "1.0"}, {0x3, 0x3fc00000, "1.5"},
+    {0x4, 0x40000000, "2.0"}, {0x5, 0x40400000, "3.0"},  {0x6, 0x40800000, "4.0"}, {0x7, 0x40c00000, "6.0 = 1.5 * 2^2"},
+    {0x8, 0x80000000, "-0"},  {0xf, 0xc0c00000, "-6.0"},
 };
 
 // BF16 (3.1): the word in the high half of a binary32 word.
 inline const std::vector<Case> kBF16Decode = {
-    {0x3f80, 0x3f800000, "1.0"},
-    {0x0001, 0x00010000, "min subnormal 2^-133"},
-    {0x8000, 0x80000000, "-0"},
-    {0x7f80, 0x7f800000, "+inf"},
-    {0xff7f, 0xff7f0000, "-max finite"},
+    {0x3f80, 0x3f800000, "1.0"},  {0x0001, 0x00010000, "min subnormal 2^-133"}, {0x8000, 0x80000000, "-0"},
+    {0x7f80, 0x7f800000, "+inf"}, {0xff7f, 0xff7f0000, "-max finite"},
 };
 
 // IEEE binary16: bias 15, subnormal m * 2^-24.

@@ -13,8 +13,7 @@ using namespace nc;
 using namespace nc::codec;
 
 namespace {
-Encoding encode_ok(Format f, std::vector<uint64_t> src, uint64_t rows, uint64_t k,
-                   SourceType t = SourceType::FP32) {
+Encoding encode_ok(Format f, std::vector<uint64_t> src, uint64_t rows, uint64_t k, SourceType t = SourceType::FP32) {
   auto r = maxabs_f16_recip_rne_v1(f, t, src, rows, k);
   REQUIRE(r.ok());
   REQUIRE_FALSE(r->failure.has_value());
@@ -35,8 +34,8 @@ TEST_CASE("spec 7 integral rounding examples", "[codec][encoder]") {
   CHECK(round_integral_rne(f32w(127.5f)) == 128);
   CHECK(round_integral_rne(0x00000001u) == 0);
   // Through the encoder: amax 7 makes scale 1.0 and inv32 1.0, so codes are the rounded inputs.
-  const Encoding e = encode_ok(Format::Q4G64_F16S,
-                               {f32w(7), f32w(0.5f), f32w(1.5f), f32w(2.5f), f32w(-0.5f), f32w(-1.5f), f32w(-2.5f)}, 1, 7);
+  const Encoding e = encode_ok(
+      Format::Q4G64_F16S, {f32w(7), f32w(0.5f), f32w(1.5f), f32w(2.5f), f32w(-0.5f), f32w(-1.5f), f32w(-2.5f)}, 1, 7);
   CHECK(e.scales == std::vector<uint32_t>{0x3c00});
   CHECK(e.codes == std::vector<int32_t>{7, 0, 2, 2, 0, -2, -2});
 }
@@ -55,8 +54,9 @@ TEST_CASE("examples.md: Q4 plain group", "[codec][encoder]") {
   // The same group from BF16, binary16 and binary64 words (exact conversions).
   CHECK(encode_ok(Format::Q4G64_F16S, {0x3f80, 0xbf00, 0x3e80}, 1, 3, SourceType::BF16).codes == e.codes);
   CHECK(encode_ok(Format::Q4G64_F16S, {0x3c00, 0xb800, 0x3400}, 1, 3, SourceType::F16).scales == e.scales);
-  CHECK(encode_ok(Format::Q4G64_F16S, {0x3ff0000000000000, 0xbfe0000000000000, 0x3fd0000000000000}, 1, 3,
-                  SourceType::F64).codes == e.codes);
+  CHECK(
+      encode_ok(Format::Q4G64_F16S, {0x3ff0000000000000, 0xbfe0000000000000, 0x3fd0000000000000}, 1, 3, SourceType::F64)
+          .codes == e.codes);
 }
 
 TEST_CASE("examples.md: Q4 mixed group", "[codec][encoder]") {
@@ -100,13 +100,16 @@ TEST_CASE("examples.md failures: scale overflow and NaN source", "[codec][encode
   CHECK(*r->trace[0].amax32 == 0x4afe213eu);
   CHECK(*r->trace[0].scale16 == 0x7c00u);
   CHECK_FALSE(r->trace[0].inv32.has_value());
-  auto n = maxabs_f16_recip_rne_v1(Format::Q4G64_F16S, SourceType::FP32, std::vector<uint64_t>{0x7fc00000, 0x3f800000}, 1, 2);
+  auto n = maxabs_f16_recip_rne_v1(Format::Q4G64_F16S, SourceType::FP32, std::vector<uint64_t>{0x7fc00000, 0x3f800000},
+                                   1, 2);
   REQUIRE(n->failure.has_value());
   CHECK(n->failure->rule == Rule::Nonfinite);
   CHECK_FALSE(n->trace[0].amax32.has_value());
   // Infinity sources of every type fail too; a binary64 beyond binary32 overflows to inf.
-  for (auto [t, w] : {std::pair{SourceType::BF16, uint64_t(0xff80)}, {SourceType::F16, 0x7c00},
-                      {SourceType::F64, 0x47f0000000000000}, {SourceType::F64, 0x7ff8000000000000}}) {
+  for (auto [t, w] : {std::pair{SourceType::BF16, uint64_t(0xff80)},
+                      {SourceType::F16, 0x7c00},
+                      {SourceType::F64, 0x47f0000000000000},
+                      {SourceType::F64, 0x7ff8000000000000}}) {
     auto f = maxabs_f16_recip_rne_v1(Format::Q4G64_F16S, t, std::vector<uint64_t>{w}, 1, 1);
     REQUIRE(f->failure.has_value());
     CHECK(f->failure->rule == Rule::Nonfinite);
@@ -115,10 +118,10 @@ TEST_CASE("examples.md failures: scale overflow and NaN source", "[codec][encode
 
 TEST_CASE("binary64 sources round to binary32 first", "[codec][encoder]") {
   // 2^-160 underflows to +0: an all-zero group.
-  CHECK(encode_ok(Format::Q4G64_F16S, {0x35f0000000000000}, 1, 1, SourceType::F64).scales ==
-        std::vector<uint32_t>{0});
+  CHECK(encode_ok(Format::Q4G64_F16S, {0x35f0000000000000}, 1, 1, SourceType::F64).scales == std::vector<uint32_t>{0});
   // 1 + 2^-24 is a tie between 1 and 1 + 2^-23: rounds to 1.0 (even), so amax32 is exactly 1.
-  auto r = maxabs_f16_recip_rne_v1(Format::Q4G64_F16S, SourceType::F64, std::vector<uint64_t>{0x3ff0000010000000}, 1, 1);
+  auto r =
+      maxabs_f16_recip_rne_v1(Format::Q4G64_F16S, SourceType::F64, std::vector<uint64_t>{0x3ff0000010000000}, 1, 1);
   CHECK(*r->trace[0].amax32 == 0x3f800000u);
   CHECK(source_to_f32(SourceType::F64, 0x3800000000000000) == 0x00400000u);  // 2^-127: subnormal
 }

@@ -81,8 +81,8 @@ TEST_CASE("BF16 words: zeros, subnormals, NaN payloads", "[codec][bf16]") {
 }
 
 TEST_CASE("FP32 and I32 words persist bit-exactly", "[codec][direct]") {
-  for (uint32_t w : {0x00000000u, 0x80000000u, 0x00000001u, 0x807fffffu, 0x7f800001u, 0xffbfffffu,
-                     0x7fc00000u, 0x7f7fffffu}) {
+  for (uint32_t w :
+       {0x00000000u, 0x80000000u, 0x00000001u, 0x807fffffu, 0x7f800001u, 0xffbfffffu, 0x7fc00000u, 0x7f7fffffu}) {
     CHECK(float_word_to_f32(WordType::FP32, w) == w);
     CHECK(Fp32Word(w) == Fp32Word(w));
   }

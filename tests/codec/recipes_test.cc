@@ -35,20 +35,20 @@ TEST_CASE("F32_TO_BF16_RNE at hand-computed points", "[codec][recipe]") {
 
 TEST_CASE("F32_TO_F16_RNE at hand-computed points", "[codec][recipe]") {
   CHECK(f32_to_f16_rne(bits(65504.0f)) == 0x7bffu);
-  CHECK(f32_to_f16_rne(bits(65520.0f)) == 0x7c00u);   // tie between 65504 (odd) and 2^16: inf
-  CHECK(f32_to_f16_rne(0x477fefffu) == 0x7bffu);      // just below 65520
+  CHECK(f32_to_f16_rne(bits(65520.0f)) == 0x7c00u);  // tie between 65504 (odd) and 2^16: inf
+  CHECK(f32_to_f16_rne(0x477fefffu) == 0x7bffu);     // just below 65520
   CHECK(f32_to_f16_rne(bits(-65520.0f)) == 0xfc00u);
-  CHECK(f32_to_f16_rne(0x33000000u) == 0x0000u);      // 2^-25: tie 0 / 2^-24
+  CHECK(f32_to_f16_rne(0x33000000u) == 0x0000u);  // 2^-25: tie 0 / 2^-24
   CHECK(f32_to_f16_rne(0x33000001u) == 0x0001u);
-  CHECK(f32_to_f16_rne(0x33c00000u) == 0x0002u);      // 3*2^-25 = 1.5 units: tie 1 / 2, even
-  CHECK(f32_to_f16_rne(0x33400000u) == 0x0001u);      // 0.75 units
-  CHECK(f32_to_f16_rne(0x3f801000u) == 0x3c00u);      // 1 + 2^-11: tie, even
-  CHECK(f32_to_f16_rne(0x3f803000u) == 0x3c02u);      // 1 + 3*2^-11: tie, up
-  CHECK(f32_to_f16_rne(0x38800000u) == 0x0400u);      // 2^-14 min normal
-  CHECK(f32_to_f16_rne(0x387fe000u) == 0x0400u);      // rounds up into the min normal
+  CHECK(f32_to_f16_rne(0x33c00000u) == 0x0002u);  // 3*2^-25 = 1.5 units: tie 1 / 2, even
+  CHECK(f32_to_f16_rne(0x33400000u) == 0x0001u);  // 0.75 units
+  CHECK(f32_to_f16_rne(0x3f801000u) == 0x3c00u);  // 1 + 2^-11: tie, even
+  CHECK(f32_to_f16_rne(0x3f803000u) == 0x3c02u);  // 1 + 3*2^-11: tie, up
+  CHECK(f32_to_f16_rne(0x38800000u) == 0x0400u);  // 2^-14 min normal
+  CHECK(f32_to_f16_rne(0x387fe000u) == 0x0400u);  // rounds up into the min normal
   CHECK(f32_to_f16_rne(0x80000001u) == 0x8000u);
   CHECK(f32_to_f16_rne(0x7f800000u) == 0x7c00u);
-  CHECK(f32_to_f16_rne(0x7fa00000u) == 0x7f00u);      // payload top bit 0x100, quiet 0x200
+  CHECK(f32_to_f16_rne(0x7fa00000u) == 0x7f00u);  // payload top bit 0x100, quiet 0x200
   CHECK(f32_to_f16_rne(0xff800001u) == 0xfe00u);
 }
 
@@ -70,19 +70,19 @@ TEST_CASE("F32_TO_E4M3FN recipes at the 448/464 boundary and ties", "[codec][rec
   CHECK(f32_to_e4m3fn_rne_satfinite(0xffc00000u) == 0xffu);
   CHECK(f32_to_e4m3fn_rne_satfinite(0x7f800001u) == 0x7fu);
   CHECK(f32_to_e4m3fn_rne_ovf_nan(0xffc00000u) == 0xffu);
-  CHECK(f32_to_e4m3fn_rne_satfinite(bits(0x1p-10f)) == 0x00u);    // tie 0 / 2^-9
-  CHECK(f32_to_e4m3fn_rne_satfinite(bits(0x3p-10f)) == 0x02u);    // tie 1 / 2 units
+  CHECK(f32_to_e4m3fn_rne_satfinite(bits(0x1p-10f)) == 0x00u);  // tie 0 / 2^-9
+  CHECK(f32_to_e4m3fn_rne_satfinite(bits(0x3p-10f)) == 0x02u);  // tie 1 / 2 units
   CHECK(f32_to_e4m3fn_rne_satfinite(bits(0x1p-9f)) == 0x01u);
-  CHECK(f32_to_e4m3fn_rne_satfinite(bits(1.0625f)) == 0x38u);     // tie 1.0 / 1.125
-  CHECK(f32_to_e4m3fn_rne_satfinite(bits(1.1875f)) == 0x3au);     // tie 1.125 / 1.25
+  CHECK(f32_to_e4m3fn_rne_satfinite(bits(1.0625f)) == 0x38u);  // tie 1.0 / 1.125
+  CHECK(f32_to_e4m3fn_rne_satfinite(bits(1.1875f)) == 0x3au);  // tie 1.125 / 1.25
   CHECK(f32_to_e4m3fn_rne_satfinite(bits(-0.0f)) == 0x80u);
 }
 
 TEST_CASE("F32_TO_E2M1_RNE_SATFINITE at hand-computed points", "[codec][recipe]") {
-  const std::pair<float, uint32_t> cases[] = {
-      {0.25f, 0x0}, {0.2500001f, 0x1}, {0.75f, 0x2}, {1.25f, 0x2}, {1.75f, 0x4}, {2.5f, 0x4},
-      {3.5f, 0x6}, {5.0f, 0x6}, {6.0f, 0x7}, {7.0f, 0x7}, {100.0f, 0x7}, {-0.75f, 0xa},
-      {-0.0f, 0x8}, {-6.5f, 0xf}, {1e-40f, 0x0}};
+  const std::pair<float, uint32_t> cases[] = {{0.25f, 0x0}, {0.2500001f, 0x1}, {0.75f, 0x2},  {1.25f, 0x2},
+                                              {1.75f, 0x4}, {2.5f, 0x4},       {3.5f, 0x6},   {5.0f, 0x6},
+                                              {6.0f, 0x7},  {7.0f, 0x7},       {100.0f, 0x7}, {-0.75f, 0xa},
+                                              {-0.0f, 0x8}, {-6.5f, 0xf},      {1e-40f, 0x0}};
   for (auto [x, w] : cases) {
     INFO("x = " << x);
     CHECK(f32_to_e2m1_rne_satfinite(bits(x)) == w);
@@ -135,7 +135,8 @@ void sweep(const Table& t, uint32_t sign_bit, uint32_t overflow_word, F convert)
     uint32_t w = nearest_even(t, std::fabs(double(xf)));
     if (w == t.value.size()) w = overflow_word;
     if (std::signbit(xf)) w |= sign_bit;
-    if (convert(x) != w && ++mismatches < 5) FAIL_CHECK("x=0x" << std::hex << x << " got " << convert(x) << " want " << w);
+    if (convert(x) != w && ++mismatches < 5)
+      FAIL_CHECK("x=0x" << std::hex << x << " got " << convert(x) << " want " << w);
   }
   CHECK(mismatches == 0);
 }

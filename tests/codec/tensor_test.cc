@@ -33,8 +33,8 @@ TEST_CASE("binary16 scale validity", "[codec][grouped]") {
 TEST_CASE("grouped reconstruction is s32 * q in binary32", "[codec][grouped]") {
   CHECK(f32(grouped_reconstruct(0x3c00, -8)) == -8.0f);
   CHECK(f32(grouped_reconstruct(0x0001, 7)) == std::ldexp(7.0f, -24));
-  CHECK(f32(grouped_reconstruct(0x7bff, -127)) == -8319008.0f);     // 65504 * 127, exact
-  CHECK(f32(grouped_reconstruct(0x3092, 7)) == 0.999755859375f);     // 0x1.248p-3 * 7
+  CHECK(f32(grouped_reconstruct(0x7bff, -127)) == -8319008.0f);   // 65504 * 127, exact
+  CHECK(f32(grouped_reconstruct(0x3092, 7)) == 0.999755859375f);  // 0x1.248p-3 * 7
   CHECK(grouped_reconstruct(0x0000, 0) == 0u);
   CHECK(grouped_reconstruct(0x3c00, 0) == 0u);  // +0, not -0
 }
@@ -52,12 +52,12 @@ TEST_CASE("NVFP4 validity and reconstruction", "[codec][nvfp4]") {
   CHECK_FALSE(nvfp4_divisor_valid(0xbf800000));
   CHECK_FALSE(nvfp4_divisor_valid(0x7f800000));
   CHECK_FALSE(nvfp4_divisor_valid(0x7fc00000));
-  CHECK(f32(nvfp4_reconstruct(0x7, 0x7e, 0x3f800000)) == 2688.0f);  // 6 * 448 / 1
-  CHECK(f32(nvfp4_reconstruct(0x7, 0x7e, 0x40400000)) == 896.0f);   // / 3
+  CHECK(f32(nvfp4_reconstruct(0x7, 0x7e, 0x3f800000)) == 2688.0f);           // 6 * 448 / 1
+  CHECK(f32(nvfp4_reconstruct(0x7, 0x7e, 0x40400000)) == 896.0f);            // / 3
   CHECK(f32(nvfp4_reconstruct(0x9, 0x38, 0x40400000)) == -f32(0x3e2aaaab));  // -0.5 * 1 / 3: RNE(1/6)
   // 0.5 * 2^-9 / (3 * 2^116) = 2^-126 / 3 = 2796202.67 units of 2^-149 -> 2796203 (subnormal).
   CHECK(nvfp4_reconstruct(0x1, 0x01, 0x7a400000) == 0x002aaaabu);
-  CHECK(nvfp4_reconstruct(0x8, 0x38, 0x3f800000) == 0x80000000u);   // -0 code keeps its sign
+  CHECK(nvfp4_reconstruct(0x8, 0x38, 0x3f800000) == 0x80000000u);  // -0 code keeps its sign
 }
 
 TEST_CASE("FP8 row validity and reconstruction", "[codec][fp8row]") {
@@ -153,12 +153,12 @@ TEST_CASE("NVFP4 K must be a multiple of 16: no partial block (spec 3.3)", "[cod
 
 TEST_CASE("FP8 row tensor validity", "[codec][tensor]") {
   CHECK_FALSE(check(Format::FP8_E4M3FN_ROW_BF16S, {2, 2}, {0x00, 0x80, 0x7e, 0x01}, {0x0000, 0x3f80}));
-  expect(check(Format::FP8_E4M3FN_ROW_BF16S, {2, 2}, {0x00, 0x01, 0x7e, 0x01}, {0x0000, 0x3f80}),
-         Rule::ZeroScaleCodes, Plane::Codes, 1);
-  expect(check(Format::FP8_E4M3FN_ROW_BF16S, {2, 2}, {0x00, 0x00, 0xff, 0x01}, {0x0000, 0x3f80}),
-         Rule::CodeIllegal, Plane::Codes, 2);
-  expect(check(Format::FP8_E4M3FN_ROW_BF16S, {2, 2}, {0, 0, 0, 0}, {0x0000, 0x8000}),
-         Rule::ScaleNegative, Plane::Scales, 1);
+  expect(check(Format::FP8_E4M3FN_ROW_BF16S, {2, 2}, {0x00, 0x01, 0x7e, 0x01}, {0x0000, 0x3f80}), Rule::ZeroScaleCodes,
+         Plane::Codes, 1);
+  expect(check(Format::FP8_E4M3FN_ROW_BF16S, {2, 2}, {0x00, 0x00, 0xff, 0x01}, {0x0000, 0x3f80}), Rule::CodeIllegal,
+         Plane::Codes, 2);
+  expect(check(Format::FP8_E4M3FN_ROW_BF16S, {2, 2}, {0, 0, 0, 0}, {0x0000, 0x8000}), Rule::ScaleNegative,
+         Plane::Scales, 1);
   expect(check(Format::BF16, {2}, {0, 0}, {}), Rule::Unsupported, Plane::None, -1);
 }
 

@@ -45,7 +45,8 @@ TEST_CASE("case ids are stable: values computed independently with sha256sum", "
 // implementation it must agree with, at every length around the padding boundaries (55, 56, 64)
 // and wherever the prefix ends (inside the first block, on a block boundary, past it), on both
 // code paths (the SHA-extension one runs where the CPU has it).
-TEST_CASE("Sha256WithPrefix agrees with OpenSSL at every length up to 300 bytes, prefix of any length", "[corpus][sha256]") {
+TEST_CASE("Sha256WithPrefix agrees with OpenSSL at every length up to 300 bytes, prefix of any length",
+          "[corpus][sha256]") {
   unsigned char d[32];
   Sha256WithPrefix("a", true).digest("bc", d);
   CHECK(hex(d) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");

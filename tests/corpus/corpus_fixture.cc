@@ -27,7 +27,8 @@ std::string demo_text() {
 ScratchDir::ScratchDir() {
   static std::atomic<int> counter{0};
   path = (std::filesystem::temp_directory_path() /
-          ("nc-corpus-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++))).string();
+          ("nc-corpus-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++)))
+             .string();
   std::filesystem::remove_all(path);
   std::filesystem::create_directories(path);
 }

@@ -70,9 +70,9 @@ TEST_CASE("diff names added, removed, changed and re-annotated records and new s
   ScratchDir a, b;
   write(a, {suite("t.a", kOld)});
   std::vector<Row> next = kOld;
-  next[1].expect = "3b000001";                    // 01: changed expectation
-  next[2].comment = "two, reworded";               // 02: annotation only
-  next.erase(next.begin() + 3);                    // 03: removed
+  next[1].expect = "3b000001";                                         // 01: changed expectation
+  next[2].comment = "two, reworded";                                   // 02: annotation only
+  next.erase(next.begin() + 3);                                        // 03: removed
   next.push_back({"04", "3c000000", "nan-any", "subnormal", "four"});  // 04: added
   write(b, {suite("t.a", next, "Fixture, reworded."), suite("t.b", {{"00", "00000000", "-", "zero", "z"}})});
   auto d = diff_corpora(a.path, b.path, 0);

@@ -41,7 +41,8 @@ TEST_CASE("manifest JSON round-trips", "[corpus][manifest]") {
   auto again = parse_manifest(manifest_json(m), "m");
   REQUIRE(again.ok());
   CHECK(manifest_json(*again) == manifest_json(m));
-  CHECK_THAT(parse_manifest("{", "m.json").error().message(), Catch::Contains("m.json: bad manifest: not valid JSON (at byte 2)"));
+  CHECK_THAT(parse_manifest("{", "m.json").error().message(),
+             Catch::Contains("m.json: bad manifest: not valid JSON (at byte 2)"));
   CHECK_THAT(parse_manifest("{}", "m.json").error().message(), Catch::Contains("bad manifest: \"schema\" is missing"));
 }
 
@@ -73,7 +74,8 @@ TEST_CASE("manifest counts must be non-negative JSON integers", "[corpus][manife
   auto manifest = [&](const std::string& schema, const std::string& records) {
     std::string s = suite;
     s.replace(s.find("RECORDS"), 7, records);
-    return R"({"schema": )" + schema + R"(, "generator_version": "g", "oracle_libraries": {}, "seed": "s", "suites": [)" + s + "]}";
+    return R"({"schema": )" + schema +
+           R"(, "generator_version": "g", "oracle_libraries": {}, "seed": "s", "suites": [)" + s + "]}";
   };
   CHECK(parse_manifest(manifest("1", "16"), "m.json").ok());
   for (const std::string bad : {"266666666666.66331", "1.0", "-1", "\"1\""})
@@ -138,8 +140,8 @@ TEST_CASE("verify_files keeps the bytes it verified, which a reader then decompr
   REQUIRE(verify_files(dir.path, m, &contents).empty());
   REQUIRE(contents.size() == 1);
   CHECK(contents[0] == good);
-  auto reader = SuiteReader::from_verified(contents[0], m.suites[0].compressed_sha256, path,
-                                           SuiteReader::TextHash::Compute);
+  auto reader =
+      SuiteReader::from_verified(contents[0], m.suites[0].compressed_sha256, path, SuiteReader::TextHash::Compute);
   REQUIRE(reader.ok());
   Record rec;
   for (Result<bool> more = (*reader)->next(rec); more.ok() && *more;) more = (*reader)->next(rec);
@@ -154,7 +156,8 @@ TEST_CASE("verify_files keeps the bytes it verified, which a reader then decompr
   CHECK(contents[0].empty());  // nothing of a file that did not match is kept
 }
 
-TEST_CASE("verify_files on several threads: the same problems in manifest order, the same bytes kept", "[corpus][manifest]") {
+TEST_CASE("verify_files on several threads: the same problems in manifest order, the same bytes kept",
+          "[corpus][manifest]") {
   // Ten suites of the committed corpus, two tampered with, one missing, and a file not listed.
   Result<Manifest> full = read_manifest(NC_DEFAULT_CORPUS_DIR);
   REQUIRE(full.ok());

@@ -77,39 +77,54 @@ TEST_CASE("reader: duplicate and unsorted ids name the line and the case", "[cor
 }
 
 TEST_CASE("reader: bad headers are named", "[corpus][reader]") {
-  CHECK_THAT(error_of(replace(demo_text(), "#ninfer-conform-vectors 1", "#ninfer-conform-vectors 2")), Catch::Contains("unsupported schema version"));
-  CHECK_THAT(error_of(replace(demo_text(), "#suite t.demo\n#op decode E4M3FN\n", "#op decode E4M3FN\n#suite t.demo\n")), Catch::Contains("header `#suite` missing before `#op`"));
-  CHECK_THAT(error_of(replace(demo_text(), "#about A demo.\n", "")), Catch::Contains("demo.txt:4: header `#about` missing before `#spec`"));
-  CHECK_THAT(error_of(replace(demo_text(), "#tag subnormal", "#bogus subnormal")), Catch::Contains("unknown header `#bogus`"));
+  CHECK_THAT(error_of(replace(demo_text(), "#ninfer-conform-vectors 1", "#ninfer-conform-vectors 2")),
+             Catch::Contains("unsupported schema version"));
+  CHECK_THAT(error_of(replace(demo_text(), "#suite t.demo\n#op decode E4M3FN\n", "#op decode E4M3FN\n#suite t.demo\n")),
+             Catch::Contains("header `#suite` missing before `#op`"));
+  CHECK_THAT(error_of(replace(demo_text(), "#about A demo.\n", "")),
+             Catch::Contains("demo.txt:4: header `#about` missing before `#spec`"));
+  CHECK_THAT(error_of(replace(demo_text(), "#tag subnormal", "#bogus subnormal")),
+             Catch::Contains("unknown header `#bogus`"));
   CHECK_THAT(error_of(replace(demo_text(), "#columns id word", "#columns word id")), Catch::Contains("bad #columns"));
   CHECK_THAT(error_of(replace(demo_text(), "#records 3", "#records three")), Catch::Contains("not a decimal count"));
-  CHECK_THAT(error_of(replace(demo_text(), "#tag subnormal e == 0, m != 0\n", "#tag zz later\n#tag subnormal e == 0, m != 0\n")), Catch::Contains("out of order"));
+  CHECK_THAT(error_of(replace(demo_text(), "#tag subnormal e == 0, m != 0\n",
+                              "#tag zz later\n#tag subnormal e == 0, m != 0\n")),
+             Catch::Contains("out of order"));
   CHECK_THAT(error_of(""), Catch::Contains("empty suite text"));
 }
 
-TEST_CASE("reader: a required header left out is named as missing, not as the next one out of order", "[corpus][reader]") {
+TEST_CASE("reader: a required header left out is named as missing, not as the next one out of order",
+          "[corpus][reader]") {
   CHECK_THAT(error_of(replace(demo_text(), "#columns id word expect accept value class tags comment\n", "")),
              Catch::Contains("demo.txt:6: header `#columns` missing before `#tag`"));
   CHECK_THAT(error_of(replace(demo_text(), "#ninfer-conform-vectors 1\n", "")),
              Catch::Contains("demo.txt:1: header `#ninfer-conform-vectors` missing before `#suite`"));
-  CHECK_THAT(error_of(replace(demo_text(), "#op decode E4M3FN\n#about A demo.\n", "#about A demo.\n#op decode E4M3FN\n")),
-             Catch::Contains("header `#op` missing before `#about`"));
+  CHECK_THAT(
+      error_of(replace(demo_text(), "#op decode E4M3FN\n#about A demo.\n", "#about A demo.\n#op decode E4M3FN\n")),
+      Catch::Contains("header `#op` missing before `#about`"));
   // Going back is out of order.
-  CHECK_THAT(error_of(replace(demo_text(), "#records 3\n", "#records 3\n#spec 3.3\n")), Catch::Contains("header line after #records"));
+  CHECK_THAT(error_of(replace(demo_text(), "#records 3\n", "#records 3\n#spec 3.3\n")),
+             Catch::Contains("header line after #records"));
   CHECK_THAT(error_of(replace(demo_text(), "#policy nan-any any NaN\n", "#policy nan-any any NaN\n#spec 3.3\n")),
              Catch::Contains("header `#spec` out of order"));
 }
 
 TEST_CASE("reader: record-level rules", "[corpus][reader]") {
-  CHECK_THAT(error_of(replace(demo_text(), "0x0p+0 zero - positive", "0x0p+0 zero positive")), Catch::Contains("tag `positive` is not declared"));
-  CHECK_THAT(error_of(replace(demo_text(), "3b800000 nan-any", "3b800000 nan-some")), Catch::Contains("policy `nan-some` is not declared"));
-  CHECK_THAT(error_of(replace(demo_text(), "t.demo:6d6142a2f3da 00", "t.demo:6d6142a2f3da 03")), Catch::Contains("id does not match the record's inputs"));
-  CHECK_THAT(error_of(replace(demo_text(), "t.demo:6d6142a2f3da 00 00000000", "t.demo:6d6142a2f3da 00  00000000")), Catch::Contains("empty field"));
-  CHECK_THAT(error_of(replace(demo_text(), "t.demo:6d6142a2f3da", "t.demo:6D6142A2F3DA")), Catch::Contains("malformed id"));
+  CHECK_THAT(error_of(replace(demo_text(), "0x0p+0 zero - positive", "0x0p+0 zero positive")),
+             Catch::Contains("tag `positive` is not declared"));
+  CHECK_THAT(error_of(replace(demo_text(), "3b800000 nan-any", "3b800000 nan-some")),
+             Catch::Contains("policy `nan-some` is not declared"));
+  CHECK_THAT(error_of(replace(demo_text(), "t.demo:6d6142a2f3da 00", "t.demo:6d6142a2f3da 03")),
+             Catch::Contains("id does not match the record's inputs"));
+  CHECK_THAT(error_of(replace(demo_text(), "t.demo:6d6142a2f3da 00 00000000", "t.demo:6d6142a2f3da 00  00000000")),
+             Catch::Contains("empty field"));
+  CHECK_THAT(error_of(replace(demo_text(), "t.demo:6d6142a2f3da", "t.demo:6D6142A2F3DA")),
+             Catch::Contains("malformed id"));
   std::string noeol = demo_text();
   noeol.pop_back();
   CHECK_THAT(error_of(noeol), Catch::Contains("no terminating newline"));
-  CHECK_THAT(error_of(replace(demo_text(), "positive zero\n", "positive zero\r\n")), Catch::Contains("carriage return"));
+  CHECK_THAT(error_of(replace(demo_text(), "positive zero\n", "positive zero\r\n")),
+             Catch::Contains("carriage return"));
 }
 
 // Text a terminal would act on (ESC), that cuts C strings (NUL), or that is not ASCII must not
@@ -117,22 +132,23 @@ TEST_CASE("reader: record-level rules", "[corpus][reader]") {
 // is misjudged for it. Line 11 is "t.demo:6d6142a2f3da 00 00000000 - 0x0p+0 zero - positive zero".
 TEST_CASE("reader: suite text is printable ASCII, the first other byte named by line and column", "[corpus][reader]") {
   const std::pair<std::string, std::string> cases[] = {
-      {std::string("positive \x1b[2Jzero"), "demo.txt:11:"},  // ESC in a comment
-      {std::string("positive \0zero", 14), "demo.txt:11:"},   // NUL
+      {std::string("positive \x1b[2Jzero"), "demo.txt:11:"},   // ESC in a comment
+      {std::string("positive \0zero", 14), "demo.txt:11:"},    // NUL
       {std::string("positive \xc3\xa9zero"), "demo.txt:11:"},  // UTF-8 e-acute
-      {std::string("positive\tzero"), "demo.txt:11:"},        // tab
-      {std::string("positive \x7fzero"), "demo.txt:11:"},     // DEL
+      {std::string("positive\tzero"), "demo.txt:11:"},         // tab
+      {std::string("positive \x7fzero"), "demo.txt:11:"},      // DEL
   };
   const char* bytes[] = {"byte 0x1b at column 58", "byte 0x00 at column 58", "byte 0xc3 at column 58",
                          "byte 0x09 at column 57", "byte 0x7f at column 58"};
   for (size_t k = 0; k < 5; ++k) {
     INFO(k);
     const std::string message = error_of(replace(demo_text(), "positive zero", cases[k].first));
-    CHECK_THAT(message, Catch::Contains(cases[k].second) && Catch::Contains(bytes[k]) &&
-                            Catch::Contains("printable ASCII"));
+    CHECK_THAT(message,
+               Catch::Contains(cases[k].second) && Catch::Contains(bytes[k]) && Catch::Contains("printable ASCII"));
   }
   // In a header line too.
-  CHECK_THAT(error_of(replace(demo_text(), "A demo.", "A d\x80mo.")), Catch::Contains("demo.txt:4: byte 0x80 at column 11"));
+  CHECK_THAT(error_of(replace(demo_text(), "A demo.", "A d\x80mo.")),
+             Catch::Contains("demo.txt:4: byte 0x80 at column 11"));
 }
 
 // The reader splits and hashes lines several at a time; a problem on a line must still come only

@@ -95,8 +95,7 @@ TEST_CASE("schema: words are fixed-width lowercase hex of their word type", "[co
   const std::string e4m3 = "column `word`";
   rejected(kDecodeE4M3, {"7E", "3b000000", "-", "0x1p-9", "subnormal", "-", "uppercase"}, e4m3);
   rejected(kDecodeE4M3, {"7g", "3b000000", "-", "0x1p-9", "subnormal", "-", "non-hex"}, e4m3);
-  rejected(kDecodeE4M3, {"07e", "3b000000", "-", "0x1p-9", "subnormal", "-", "3 digits"},
-           "2 lowercase hex digits");
+  rejected(kDecodeE4M3, {"07e", "3b000000", "-", "0x1p-9", "subnormal", "-", "3 digits"}, "2 lowercase hex digits");
   rejected(kDecodeE4M3, {"000000000000007e", "3b000000", "-", "0x1p-9", "subnormal", "-", "16 digits"}, e4m3);
   rejected(kDecodeE4M3, {"0x7e", "3b000000", "-", "0x1p-9", "subnormal", "-", "prefix"}, e4m3);
   rejected(kDecodeE4M3, {"01", "3B000000", "-", "0x1p-9", "subnormal", "-", "uppercase result"}, "column `expect`");
@@ -212,9 +211,9 @@ TEST_CASE("schema: exact values agree with FORMAT.md's grammar on edited values"
   const std::regex grammar(
       "-?0x[0-9a-f](\\.[0-9a-f]+)?p[+-](0|[1-9][0-9]*)"  // hex float
       "|inf|-inf|nan"
-      "|0|-?[1-9][0-9]*"                                 // signed decimal integer
-      "|-?[1-9][0-9]*/([2-9]|[1-9][0-9]+)"               // p/q, q > 1
-      "|-");                                             // absent (FORMAT.md: `-`)
+      "|0|-?[1-9][0-9]*"                    // signed decimal integer
+      "|-?[1-9][0-9]*/([2-9]|[1-9][0-9]+)"  // p/q, q > 1
+      "|-");                                // absent (FORMAT.md: `-`)
   const std::vector<std::string> seeds = {"0x1.8p+1", "-0x1p-149", "0x0p+0", "0x1.fffffep+127", "inf", "-inf", "nan",
                                           "0", "-17", "255", "12/7", "-11/340282346638528859811704183484516925440",
                                           "3/10", "-1/2",
@@ -235,9 +234,15 @@ TEST_CASE("schema: exact values agree with FORMAT.md's grammar on edited values"
       const size_t at = next() % (v.size() + 1);
       const char c = alphabet[next() % alphabet.size()];
       switch (next() % 3) {
-        case 0: if (at < v.size()) v[at] = c; break;
-        case 1: v.insert(v.begin() + long(at), c); break;
-        default: if (at < v.size() && v.size() > 1) v.erase(at, 1); break;
+        case 0:
+          if (at < v.size()) v[at] = c;
+          break;
+        case 1:
+          v.insert(v.begin() + long(at), c);
+          break;
+        default:
+          if (at < v.size() && v.size() > 1) v.erase(at, 1);
+          break;
       }
     }
     const bool want = std::regex_match(v, grammar);

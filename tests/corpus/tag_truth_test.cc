@@ -16,7 +16,8 @@ namespace {
 
 // Renders and reads back a suite of `op` with `columns` (inputs are columns 1..n_inputs).
 SuiteFile suite(const std::string& name, const std::string& op, std::vector<std::string> columns, size_t n_inputs,
-                std::vector<std::pair<std::string, std::string>> tags, const std::vector<std::vector<std::string>>& rows) {
+                std::vector<std::pair<std::string, std::string>> tags,
+                const std::vector<std::vector<std::string>>& rows) {
   SuiteHeader h;
   h.version = kSchemaVersion;
   h.suite = name;
@@ -59,13 +60,13 @@ size_t count(const std::vector<std::string>& errors, const std::string& what) {
 }  // namespace
 
 TEST_CASE("tag truth: convert overflow and underflow", "[corpus][lint]") {
-  const auto f = suite("convert.F32_TO_BF16_RNE", "convert F32_TO_BF16_RNE",
-                       {"id", "src", "expect", "accept", "exact", "tags", "comment"}, 1,
-                       {{"overflow", "o"}, {"underflow", "u"}},
-                       {{"7fff8000", "7fff", "-", "nan", "overflow", "a NaN is not an overflow"},
-                        {"00800000", "0080", "-", "0x1p-126", "underflow", "the smallest normal"},
-                        {"00000001", "0000", "-", "0x1p-149", "underflow", "true: rounds to zero"},
-                        {"7f7fffff", "7f80", "-", "0x1.fffffep+127", "overflow", "true"}});
+  const auto f =
+      suite("convert.F32_TO_BF16_RNE", "convert F32_TO_BF16_RNE",
+            {"id", "src", "expect", "accept", "exact", "tags", "comment"}, 1, {{"overflow", "o"}, {"underflow", "u"}},
+            {{"7fff8000", "7fff", "-", "nan", "overflow", "a NaN is not an overflow"},
+             {"00800000", "0080", "-", "0x1p-126", "underflow", "the smallest normal"},
+             {"00000001", "0000", "-", "0x1p-149", "underflow", "true: rounds to zero"},
+             {"7f7fffff", "7f80", "-", "0x1.fffffep+127", "overflow", "true"}});
   const auto bad = flagged(f);
   REQUIRE(bad.size() == 2);
   CHECK(count(bad, "tag overflow is not true") == 1);
@@ -73,19 +74,20 @@ TEST_CASE("tag truth: convert overflow and underflow", "[corpus][lint]") {
 }
 
 TEST_CASE("tag truth: encode readings on records that fail", "[corpus][lint]") {
-  const auto f = suite("encode.Q4G64_F16S", "encode Q4G64_F16S",
-                       {"id", "src_type", "shape", "src", "expect", "accept", "trace", "norm", "tags", "comment"}, 3,
-                       {{"f64-carry", "c"}, {"nonfinite", "n"}, {"overflow", "o"}, {"qmax-denominator", "q"}},
-                       {{"FP32", "2", "3f800000,7fc00000", "!nonfinite", "-", "-", "-", "nonfinite,qmax-denominator", "NaN"},
-                        {"FP32", "1", "7f7fffff", "!scale-overflow", "-", "-", "-", "overflow", "true"},
-                        {"FP32", "1", "3f800000", "3092/7", "-", "3f800000.3e124925.3092.40e00e01", "40e00e01", "overflow",
-                         "not a failure"},
-                        {"F64", "1", "3ffffffff0000000", "4092/7", "-", "40000000.3e924925.4092.3fe00e01", "40e00e01",
-                         "f64-carry", "true: rounds up to 2"},
-                        {"F64", "1", "3ffffffff0000001", "4092/7", "-", "40000000.3e924925.4092.3fe00e01", "40e00e01",
-                         "f64-carry", "true: above the tie"},
-                        {"F64", "1", "3fffffffe0000000", "4092/7", "-", "3ffffffe.3e924924.4092.3fe00e01", "40e00e00",
-                         "f64-carry", "not true: below the tie, stays below 2"}});
+  const auto f =
+      suite("encode.Q4G64_F16S", "encode Q4G64_F16S",
+            {"id", "src_type", "shape", "src", "expect", "accept", "trace", "norm", "tags", "comment"}, 3,
+            {{"f64-carry", "c"}, {"nonfinite", "n"}, {"overflow", "o"}, {"qmax-denominator", "q"}},
+            {{"FP32", "2", "3f800000,7fc00000", "!nonfinite", "-", "-", "-", "nonfinite,qmax-denominator", "NaN"},
+             {"FP32", "1", "7f7fffff", "!scale-overflow", "-", "-", "-", "overflow", "true"},
+             {"FP32", "1", "3f800000", "3092/7", "-", "3f800000.3e124925.3092.40e00e01", "40e00e01", "overflow",
+              "not a failure"},
+             {"F64", "1", "3ffffffff0000000", "4092/7", "-", "40000000.3e924925.4092.3fe00e01", "40e00e01", "f64-carry",
+              "true: rounds up to 2"},
+             {"F64", "1", "3ffffffff0000001", "4092/7", "-", "40000000.3e924925.4092.3fe00e01", "40e00e01", "f64-carry",
+              "true: above the tie"},
+             {"F64", "1", "3fffffffe0000000", "4092/7", "-", "3ffffffe.3e924924.4092.3fe00e01", "40e00e00", "f64-carry",
+              "not true: below the tie, stays below 2"}});
   const auto bad = flagged(f);
   REQUIRE(bad.size() == 3);
   CHECK(count(bad, "tag qmax-denominator is not true") == 1);

@@ -35,7 +35,8 @@ std::vector<std::vector<std::string>> demo_records() {
   return {
       {case_id("t.demo", {"02"}), "02", "3b800000", "nan-any", "0x1p-8", "subnormal", "subnormal", ""},
       {case_id("t.demo", {"00"}), "00", "00000000", "-", "0x0p+0", "zero", "-", "positive zero"},
-      {case_id("t.demo", {"01"}), "01", "3b000000", "-", "0x1p-9", "subnormal", "subnormal", "smallest positive subnormal"},
+      {case_id("t.demo", {"01"}), "01", "3b000000", "-", "0x1p-9", "subnormal", "subnormal",
+       "smallest positive subnormal"},
   };
 }
 
@@ -108,7 +109,8 @@ TEST_CASE("write_corpus writes suites then the manifest, and keeps other suites'
   for (const auto& e : std::filesystem::directory_iterator(dir.path)) CHECK(e.path().filename().string()[0] != '.');
 }
 
-TEST_CASE("a partial write_corpus merges into the manifest read under its lock, not the caller's stale copy", "[corpus][writer]") {
+TEST_CASE("a partial write_corpus merges into the manifest read under its lock, not the caller's stale copy",
+          "[corpus][writer]") {
   nc::corpus::test::ScratchDir dir;
   auto r = render_suite(demo_header(), demo_records());
   REQUIRE(r.ok());
@@ -122,7 +124,8 @@ TEST_CASE("a partial write_corpus merges into the manifest read under its lock, 
   REQUIRE_FALSE(write_corpus(dir.path, {*r}, with_other).has_value());
   // A file that is not generate's keeps its bytes and its mode.
   nc::corpus::test::write_bytes(dir.file("notes.txt"), "mine\n");
-  std::filesystem::permissions(dir.file("notes.txt"), std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  std::filesystem::permissions(dir.file("notes.txt"),
+                               std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
   // A second run that read the manifest before the first wrote it passes a copy without a.other.
   REQUIRE_FALSE(write_corpus(dir.path, {*r}, m).has_value());
   auto back = read_manifest(dir.path);
@@ -134,7 +137,8 @@ TEST_CASE("a partial write_corpus merges into the manifest read under its lock, 
         (std::filesystem::perms::owner_read | std::filesystem::perms::owner_write));
 }
 
-TEST_CASE("write_corpus replaces the folder as a whole: kept files, dropped suites, one writer at a time", "[corpus][writer]") {
+TEST_CASE("write_corpus replaces the folder as a whole: kept files, dropped suites, one writer at a time",
+          "[corpus][writer]") {
   nc::corpus::test::ScratchDir parent;
   const std::string dir = parent.file("vectors");
   auto r = render_suite(demo_header(), demo_records());
@@ -149,9 +153,9 @@ TEST_CASE("write_corpus replaces the folder as a whole: kept files, dropped suit
   nc::corpus::test::write_bytes(dir + "/z.gone.vec.zst", "old suite");
   REQUIRE_FALSE(write_corpus(dir, {*r}, m).has_value());
   CHECK(nc::corpus::test::read_bytes(dir + "/FORMAT.md") == "schema notes\n");  // not generate's: kept
-  CHECK(std::filesystem::exists(dir + "/z.gone.vec.zst"));                         // partial run: kept
+  CHECK(std::filesystem::exists(dir + "/z.gone.vec.zst"));                      // partial run: kept
   REQUIRE_FALSE(write_corpus(dir, {*r}, m, /*drop_unlisted=*/true).has_value());
-  CHECK_FALSE(std::filesystem::exists(dir + "/z.gone.vec.zst"));                   // full run: dropped
+  CHECK_FALSE(std::filesystem::exists(dir + "/z.gone.vec.zst"));  // full run: dropped
   CHECK(std::filesystem::exists(dir + "/FORMAT.md"));
   CHECK(std::filesystem::exists(dir + "/t.demo.vec.zst"));
   // Only the corpus folder and its lock file are left in the parent: the staging folder went with

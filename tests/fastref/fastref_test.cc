@@ -124,13 +124,13 @@ TEST_CASE("division and integral rounding building blocks", "[fastref]") {
   CHECK(nc::fastref::binary32_div(0x3f800000u, 0x40e00000u) == 0x3e124925u);  // 1/7 (examples.md)
   CHECK(nc::fastref::binary32_div(0x3f800000u, 0x40400000u) == 0x3eaaaaabu);  // 1/3
   CHECK(nc::fastref::binary32_div(0x00000005u, 0x41700000u) == 0x00000000u);  // 5*2^-149/15 < half ulp
-  CHECK(nc::fastref::round_integral_rne(0x3f000000u) == 0);    // +0.5 -> 0
-  CHECK(nc::fastref::round_integral_rne(0xbf000000u) == 0);    // -0.5 -> 0
-  CHECK(nc::fastref::round_integral_rne(0x3fc00000u) == 2);    // +1.5 -> 2
-  CHECK(nc::fastref::round_integral_rne(0xbfc00000u) == -2);   // -1.5 -> -2
-  CHECK(nc::fastref::round_integral_rne(0x40200000u) == 2);    // +2.5 -> 2
-  CHECK(nc::fastref::round_integral_rne(0xc0200000u) == -2);   // -2.5 -> -2
-  CHECK(nc::fastref::round_integral_rne(0x3f000001u) == 1);    // just above 0.5
+  CHECK(nc::fastref::round_integral_rne(0x3f000000u) == 0);                   // +0.5 -> 0
+  CHECK(nc::fastref::round_integral_rne(0xbf000000u) == 0);                   // -0.5 -> 0
+  CHECK(nc::fastref::round_integral_rne(0x3fc00000u) == 2);                   // +1.5 -> 2
+  CHECK(nc::fastref::round_integral_rne(0xbfc00000u) == -2);                  // -1.5 -> -2
+  CHECK(nc::fastref::round_integral_rne(0x40200000u) == 2);                   // +2.5 -> 2
+  CHECK(nc::fastref::round_integral_rne(0xc0200000u) == -2);                  // -2.5 -> -2
+  CHECK(nc::fastref::round_integral_rne(0x3f000001u) == 1);                   // just above 0.5
 }
 
 namespace {
@@ -151,10 +151,9 @@ uint64_t range_disagreements(R r, uint32_t first, size_t n) {
 // it must agree word for word, above all where monotonicity ends (infinity, NaN payloads whose F16
 // results are not monotone, the sign boundary) and at every step of the destination grid.
 TEST_CASE("convert_range equals word-by-word conversion", "[fastref]") {
-  const uint32_t anchors[] = {0x00000000u, 0x00000001u, 0x007fffffu, 0x00800000u, 0x33000000u,
-                              0x387fe000u, 0x3f800000u, 0x43e80000u, 0x477ff000u, 0x7f7fffffu,
-                              0x7f800000u, 0x7f802000u, 0x7fc00000u, 0x7fffffffu, 0x80000000u,
-                              0x80800000u, 0xbf800000u, 0xff7fffffu, 0xff800000u, 0xffc00000u};
+  const uint32_t anchors[] = {0x00000000u, 0x00000001u, 0x007fffffu, 0x00800000u, 0x33000000u, 0x387fe000u, 0x3f800000u,
+                              0x43e80000u, 0x477ff000u, 0x7f7fffffu, 0x7f800000u, 0x7f802000u, 0x7fc00000u, 0x7fffffffu,
+                              0x80000000u, 0x80800000u, 0xbf800000u, 0xff7fffffu, 0xff800000u, 0xffc00000u};
   for (R r : kAllRecipes) {
     INFO("recipe " << int(r));
     for (uint32_t a : anchors) {
@@ -167,7 +166,7 @@ TEST_CASE("convert_range equals word-by-word conversion", "[fastref]") {
     // Long runs across many binades (a few thousand destination steps each).
     CHECK(range_disagreements(r, 0x3e000000u, 1u << 22) == 0);
     CHECK(range_disagreements(r, 0x80000000u - (1u << 21), 1u << 22) == 0);  // through the sign
-    uint64_t s = 0x9e3779b97f4a7c15ull;  // splitmix64: seeded random ranges
+    uint64_t s = 0x9e3779b97f4a7c15ull;                                      // splitmix64: seeded random ranges
     for (int i = 0; i < 200; ++i) {
       s += 0x9e3779b97f4a7c15ull;
       uint64_t z = (s ^ (s >> 30)) * 0xbf58476d1ce4e5b9ull;

@@ -52,7 +52,9 @@ TEST_CASE("fastref agrees with the MPFR oracle on a boundary-dense binary32 samp
           uint32_t w = (sign << 31) | (e << 23) | m;
           uint32_t want = nc::oracle::convert(ctx, p.oracle, w);
           uint32_t got = nc::fastref::convert(p.ref, w);
-          if (want != got) FAIL_CHECK("recipe " << int(p.ref) << " word " << std::hex << w << ": oracle " << want << " fastref " << got);
+          if (want != got)
+            FAIL_CHECK("recipe " << int(p.ref) << " word " << std::hex << w << ": oracle " << want << " fastref "
+                                 << got);
           ++checked;
         }
   }

@@ -3,8 +3,9 @@
 // writes after its hello line: byte 0 picks text or binary for each of up to 8 requests, byte 1
 // the element count, the rest is the adapter's stdout. The adapter answers hello, waits
 // for the first request, writes the rest of that script, then closes its output and drains its
-// input, so every call ends at end of output and never waits for the timeout. Every answer must become Ok (one token per element, or the exact reply bytes),
-// Unsupported, Error or Dead; never a crash, a hang or a token count that disagrees with the request.
+// input, so every call ends at end of output and never waits for the timeout. Every answer must become Ok (one token
+// per element, or the exact reply bytes), Unsupported, Error or Dead; never a crash, a hang or a token count that
+// disagrees with the request.
 #include <unistd.h>
 
 #include <cstddef>
@@ -62,7 +63,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if ((data[0] >> i) & 1) {
       if (!t.binary()) break;
       std::vector<uint8_t> payload(4 * n, 0x5a), reply(5 * n);
-      r = t.call_binary("bin decode E4M3FN " + std::to_string(n), payload.data(), payload.size(), reply.data(), reply.size());
+      r = t.call_binary("bin decode E4M3FN " + std::to_string(n), payload.data(), payload.size(), reply.data(),
+                        reply.size());
       check(r.token_count() == 0);
     } else {
       Request req{Capability::Decode, "E4M3FN", {}};

@@ -28,7 +28,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (all_hex) {
     // Same value, printed at the same width: equal ignoring case.
     std::string back = hex_word(h, int(s.size()));
-    for (size_t i = 0; i < s.size(); ++i) check(back[i] == (s[i] >= 'A' && s[i] <= 'F' ? char(s[i] - 'A' + 'a') : s[i]));
+    for (size_t i = 0; i < s.size(); ++i)
+      check(back[i] == (s[i] >= 'A' && s[i] <= 'F' ? char(s[i] - 'A' + 'a') : s[i]));
     check(is_binary32_token(s) == (s.size() == 8));
   }
 

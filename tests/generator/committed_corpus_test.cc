@@ -69,7 +69,7 @@ TEST_CASE("committed corpus: validity, parsing, conversion and reconstruction ma
   CHECK(lookup("validate.NVFP4.scale", {"7f"})["expect"] == "!scale-nonfinite");
   CHECK(lookup("validate.NVFP4.divisor", {"00000000"})["expect"] == "!divisor");
   CHECK(lookup("validate.FP8_E4M3FN_ROW_BF16S.code", {"7f"})["expect"] == "!code-illegal");
-  CHECK(lookup("parse.registry", {"42463136"})["expect"] == "BF16");           // "BF16"
+  CHECK(lookup("parse.registry", {"42463136"})["expect"] == "BF16");             // "BF16"
   CHECK(lookup("parse.registry", {"62663136"})["expect"] == "!unknown-format");  // "bf16"
   CHECK(lookup("parse.registry", {"\"\""})["expect"] == "!unknown-format");
   // 1 + 2^-8 lies halfway between BF16 1.0 (3f80) and 1 + 2^-7 (3f81): ties to the even 3f80.

@@ -98,9 +98,9 @@ TEST_CASE("encode suites: oracle and search probe agree on every selected case",
         }
       INFO(s.name << ": " << e.comment);
       using F = nc::oracle::EncodeFailure;
-      const F want = first_failure == encsearch::Outcome::Ok ? F::None
+      const F want = first_failure == encsearch::Outcome::Ok          ? F::None
                      : first_failure == encsearch::Outcome::Nonfinite ? F::Nonfinite
-                                                                        : F::ScaleOverflow;
+                                                                      : F::ScaleOverflow;
       CHECK(r.failure == want);
       if (r.failure == F::None && want == F::None) {
         CHECK(r.scales == scales);

@@ -1,8 +1,8 @@
 // GEMV y = W x for every weight format x {FP32, BF16} activations at N = 2047 (the last warp's
 // rows partly past N; the last row is among those checked), K = 4096 (the
 // kernels' 16-codes-per-lane path) and K = 4100 (their one-code path, partial last groups; not
-// NVFP4, whose rows hold whole 16-code blocks), judged row by row against the exact criterion of kernels/gemv_reference.h (a sample of rows: the exact
-// rational check costs milliseconds per row).
+// NVFP4, whose rows hold whole 16-code blocks), judged row by row against the exact criterion of
+// kernels/gemv_reference.h (a sample of rows: the exact rational check costs milliseconds per row).
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -56,10 +56,13 @@ int run_one(nc_format fmt, bool x_bf16, size_t kK) {
   std::vector<uint8_t> c8(kN * kK), s8(kN * groups);
   std::vector<uint16_t> w16(kN * kK), s16(kN * groups);
   std::vector<uint32_t> w32(kN * kK), wexact(kN * kK);
-  const uint32_t bits = fmt == NC_FORMAT_Q4G64_F16S ? 4 : fmt == NC_FORMAT_Q5G64_F16S ? 5 : fmt == NC_FORMAT_Q6G64_F16S ? 6 : 8;
+  const uint32_t bits = fmt == NC_FORMAT_Q4G64_F16S   ? 4
+                        : fmt == NC_FORMAT_Q5G64_F16S ? 5
+                        : fmt == NC_FORMAT_Q6G64_F16S ? 6
+                                                      : 8;
   for (size_t i = 0; i < kN * groups; ++i) {
     s16[i] = static_cast<uint16_t>(0x2000 + rng.next() % 0x1000);  // binary16 scales near 2^-7
-    s8[i] = static_cast<uint8_t>(0x20 + rng.next() % 0x20);         // E4M3FN scales, positive normal
+    s8[i] = static_cast<uint8_t>(0x20 + rng.next() % 0x20);        // E4M3FN scales, positive normal
   }
   std::vector<uint16_t> row_scale(kN);
   for (auto& r : row_scale) r = static_cast<uint16_t>(0x3c00 + rng.next() % 0x200);  // BF16 ~ 2^-7
@@ -72,8 +75,14 @@ int run_one(nc_format fmt, bool x_bf16, size_t kK) {
       c8[i] = static_cast<uint8_t>(code);
       const uint32_t s = s16[n * groups + k / G];
       switch (fmt) {
-        case NC_FORMAT_BF16: w16[i] = static_cast<uint16_t>(0x3c00 + rng.next() % 0x800 + ((rng.next() & 1) << 15)); wexact[i] = bf16_to_f32_bits(w16[i]); break;
-        case NC_FORMAT_FP32: w32[i] = 0x3c000000u + rng.next() % 0x4000000u + ((rng.next() & 1u) << 31); wexact[i] = w32[i]; break;
+        case NC_FORMAT_BF16:
+          w16[i] = static_cast<uint16_t>(0x3c00 + rng.next() % 0x800 + ((rng.next() & 1) << 15));
+          wexact[i] = bf16_to_f32_bits(w16[i]);
+          break;
+        case NC_FORMAT_FP32:
+          w32[i] = 0x3c000000u + rng.next() % 0x4000000u + ((rng.next() & 1u) << 31);
+          wexact[i] = w32[i];
+          break;
         case NC_FORMAT_NVFP4:
           c8[i] &= 0xf;
           wexact[i] = f32_bits(f32(e2m1_to_f32_bits(c8[i])) * f32(e4m3fn_to_f32_bits(s8[n * groups + k / G])));
@@ -81,7 +90,9 @@ int run_one(nc_format fmt, bool x_bf16, size_t kK) {
         case NC_FORMAT_FP8_E4M3FN_ROW_BF16S:
           wexact[i] = f32_bits(f32(e4m3fn_to_f32_bits(c8[i])) * f32(bf16_to_f32_bits(row_scale[n])));
           break;
-        default: wexact[i] = f32_bits(f32(f16_to_f32_bits(s)) * static_cast<float>(signed_code(code, bits))); break;
+        default:
+          wexact[i] = f32_bits(f32(f16_to_f32_bits(s)) * static_cast<float>(signed_code(code, bits)));
+          break;
       }
     }
   std::vector<uint32_t> x32(kK), xexact(kK);
@@ -92,10 +103,10 @@ int run_one(nc_format fmt, bool x_bf16, size_t kK) {
     xexact[k] = x_bf16 ? bf16_to_f32_bits(x16[k]) : x32[k];
   }
   const uint32_t divisor = fmt == NC_FORMAT_NVFP4 ? 0x40400000u : 0u;  // d_w = 3: inexact quotients
-  const void* codes = fmt == NC_FORMAT_BF16 ? static_cast<const void*>(upload(w16))
+  const void* codes = fmt == NC_FORMAT_BF16   ? static_cast<const void*>(upload(w16))
                       : fmt == NC_FORMAT_FP32 ? static_cast<const void*>(upload(w32))
                                               : static_cast<const void*>(upload(c8));
-  const void* scales = fmt == NC_FORMAT_NVFP4 ? static_cast<const void*>(upload(s8))
+  const void* scales = fmt == NC_FORMAT_NVFP4                  ? static_cast<const void*>(upload(s8))
                        : fmt == NC_FORMAT_FP8_E4M3FN_ROW_BF16S ? static_cast<const void*>(upload(row_scale))
                                                                : static_cast<const void*>(upload(s16));
   const void* x = x_bf16 ? static_cast<const void*>(upload(x16)) : static_cast<const void*>(upload(x32));
@@ -129,9 +140,8 @@ int run_one(nc_format fmt, bool x_bf16, size_t kK) {
 
 int run_gemv_cases() {
   int failures = 0;
-  for (nc_format f : {NC_FORMAT_BF16, NC_FORMAT_FP32, NC_FORMAT_Q4G64_F16S, NC_FORMAT_Q5G64_F16S,
-                      NC_FORMAT_Q6G64_F16S, NC_FORMAT_W8G32_F16S, NC_FORMAT_NVFP4,
-                      NC_FORMAT_FP8_E4M3FN_ROW_BF16S})
+  for (nc_format f : {NC_FORMAT_BF16, NC_FORMAT_FP32, NC_FORMAT_Q4G64_F16S, NC_FORMAT_Q5G64_F16S, NC_FORMAT_Q6G64_F16S,
+                      NC_FORMAT_W8G32_F16S, NC_FORMAT_NVFP4, NC_FORMAT_FP8_E4M3FN_ROW_BF16S})
     for (size_t k : {size_t{4096}, size_t{4100}})
       for (bool xb : {false, true}) {
         if (f == NC_FORMAT_NVFP4 && k % 16 != 0) continue;

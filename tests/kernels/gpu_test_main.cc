@@ -39,14 +39,13 @@ int main(int argc, char** argv) {
   using namespace nc::kernels::gputest;
   int n = 0, failed = 0, failures = 0;
   const std::string exact_failed = run_plugin_cases(*exact, &n, &failed);
-  std::printf("default build: %d/%d cases pass%s%s\n", n - failed, n, failed ? "; FAILED:" : "",
-              exact_failed.c_str());
+  std::printf("default build: %d/%d cases pass%s%s\n", n - failed, n, failed ? "; FAILED:" : "", exact_failed.c_str());
   failures += failed;
   int fn = 0, ffailed = 0;
   const std::string fast_failed = run_plugin_cases(*fast, &fn, &ffailed);
   std::printf("fast-math control: %d/%d cases fail:%s\n", ffailed, fn, fast_failed.c_str());
-  for (const char* must : {" encode.q5_subnormal_rescue", " reconstruct.fp8_subnormal_product",
-                           " reconstruct.nvfp4_subnormal_quotient"})
+  for (const char* must :
+       {" encode.q5_subnormal_rescue", " reconstruct.fp8_subnormal_product", " reconstruct.nvfp4_subnormal_quotient"})
     if (fast_failed.find(must) == std::string::npos) {
       std::printf("FAILED: the fast-math control passed%s (FTZ should break it)\n", must);
       ++failures;

@@ -24,8 +24,8 @@ void check(bool ok, const char* what) {
 
 const CodeRange kQ4{-8, 7, 64}, kQ5{-16, 15, 64}, kQ6{-32, 31, 64}, kW8{-127, 127, 32};
 
-void encode_case(const char* name, CodeRange cr, nc_source_type st, std::vector<uint64_t> src,
-                 uint32_t want_flags, uint32_t want_scale, std::vector<int32_t> want_codes) {
+void encode_case(const char* name, CodeRange cr, nc_source_type st, std::vector<uint64_t> src, uint32_t want_flags,
+                 uint32_t want_scale, std::vector<int32_t> want_codes) {
   std::vector<int32_t> codes(src.size(), 0x5a5a5a5a);
   uint32_t scale = 0xdead;
   const uint32_t flags = encode_group(cr, st, src.data(), src.size(), codes.data(), &scale);
@@ -59,8 +59,8 @@ int main() {
   // Spec 7's integral-rounding examples: W8 with amax 127 -> scale 1.0, inv 1, so the codes are
   // rint(x): +-0.5 -> 0, +-1.5 -> +-2, +-2.5 -> +-2.
   encode_case("w8 ties to even", kW8, NC_SRC_FP32,
-              {0x42fe0000, 0x3f000000, 0xbf000000, 0x3fc00000, 0xbfc00000, 0x40200000, 0xc0200000}, 0,
-              0x3c00, {127, 0, 0, 2, -2, 2, -2});
+              {0x42fe0000, 0x3f000000, 0xbf000000, 0x3fc00000, 0xbfc00000, 0x40200000, 0xc0200000}, 0, 0x3c00,
+              {127, 0, 0, 2, -2, 2, -2});
   // Other source types convert to binary32 first: BF16 1.0 / -0.5 / 0.25, F16 the same, F64 the same.
   encode_case("q4 BF16 source", kQ4, NC_SRC_BF16, {0x3f80, 0xbf00, 0x3e80}, 0, 0x3092, {7, -4, 2});
   encode_case("q4 F16 source", kQ4, NC_SRC_F16, {0x3c00, 0xb800, 0x3400}, 0, 0x3092, {7, -4, 2});

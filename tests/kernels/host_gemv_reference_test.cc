@@ -10,9 +10,9 @@ using nc::kernels::check_dot;
 
 TEST_CASE("kernels: exact and one-ulp results pass, two ulps on a short dot fail") {
   const std::vector<uint32_t> w{0x3f800000, 0x40000000}, x{0x40400000, 0x40800000};  // 1*3 + 2*4
-  CHECK(check_dot(w, x, 0, 0x41300000).ok);        // 11
-  CHECK(check_dot(w, x, 0, 0x41300001).ok);        // 11 + 2^-20 <= gamma_2 * 11 ~ 1.31e-6
-  const auto v = check_dot(w, x, 0, 0x41300002);   // 11 + 2^-19 ~ 1.9e-6 > bound
+  CHECK(check_dot(w, x, 0, 0x41300000).ok);                                          // 11
+  CHECK(check_dot(w, x, 0, 0x41300001).ok);       // 11 + 2^-20 <= gamma_2 * 11 ~ 1.31e-6
+  const auto v = check_dot(w, x, 0, 0x41300002);  // 11 + 2^-19 ~ 1.9e-6 > bound
   CHECK_FALSE(v.ok);
   CHECK(v.detail.find("exceeds bound") != std::string::npos);
 }
@@ -28,9 +28,9 @@ TEST_CASE("kernels: cancellation: the bound scales with sum |w x|, not |y|") {
 TEST_CASE("kernels: NVFP4 divisor: the exact weight is rational, one more rounding is allowed") {
   const std::vector<uint32_t> cs{0x3f800000}, x{0x3f800000};
   const uint32_t three = 0x40400000;
-  CHECK(check_dot(cs, x, three, 0x3eaaaaab).ok);         // round(1/3), error 2^-25/3
-  CHECK_FALSE(check_dot(cs, x, three, 0x3eaaaaad).ok);   // ~2.7 ulp > gamma_2 / 3
-  CHECK_FALSE(check_dot(cs, x, 0, 0x3eaaaaab).ok);       // without the divisor it is 1, not 1/3
+  CHECK(check_dot(cs, x, three, 0x3eaaaaab).ok);        // round(1/3), error 2^-25/3
+  CHECK_FALSE(check_dot(cs, x, three, 0x3eaaaaad).ok);  // ~2.7 ulp > gamma_2 / 3
+  CHECK_FALSE(check_dot(cs, x, 0, 0x3eaaaaab).ok);      // without the divisor it is 1, not 1/3
 }
 
 TEST_CASE("kernels: a long serial binary32 dot passes; a non-finite output fails") {

@@ -7,7 +7,7 @@ using namespace nc::kernels;
 
 namespace {
 std::span<const uint32_t> view(const std::vector<uint32_t>& v) { return {v.data(), v.size()}; }
-}
+}  // namespace
 
 TEST_CASE("kernels: a fully written payload is clean") {
   auto b = make_guarded<uint32_t>(10, poison_word<uint32_t>(0));

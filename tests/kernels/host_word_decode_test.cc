@@ -20,9 +20,8 @@ TEST_CASE("kernels: E4M3FN words") {
 }
 
 TEST_CASE("kernels: E2M1 words: 0 0.5 1 1.5 2 3 4 6 and their negations") {
-  const uint32_t expect[16] = {0x00000000, 0x3f000000, 0x3f800000, 0x3fc00000,
-                               0x40000000, 0x40400000, 0x40800000, 0x40c00000,
-                               0x80000000, 0xbf000000, 0xbf800000, 0xbfc00000,
+  const uint32_t expect[16] = {0x00000000, 0x3f000000, 0x3f800000, 0x3fc00000, 0x40000000, 0x40400000,
+                               0x40800000, 0x40c00000, 0x80000000, 0xbf000000, 0xbf800000, 0xbfc00000,
                                0xc0000000, 0xc0400000, 0xc0800000, 0xc0c00000};
   for (uint32_t w = 0; w < 16; ++w) CHECK(e2m1_to_f32_bits(w) == expect[w]);
 }

@@ -61,8 +61,8 @@ TEST_CASE("canonical skeleton reproduces the worked examples", "[mutants][encode
 TEST_CASE("canonical skeleton groups along K and never across rows", "[mutants][encoder]") {
   // 2 x 65 Q4: each row has a full group of 64 and a partial group of one (spec 4).
   std::vector<uint64_t> src(130, 0x40e00000);  // 7.0
-  src[64] = 0x3f800000;                       // row 0's partial group: 1.0
-  src[65 + 64] = 0x40000000;                  // row 1's partial group: 2.0
+  src[64] = 0x3f800000;                        // row 0's partial group: 1.0
+  src[65 + 64] = 0x40000000;                   // row 1's partial group: 2.0
   Encoded e = run(NC_FORMAT_Q4G64_F16S, src, 2);
   // amax 7 -> raw 1.0 -> 0x3c00; amax 1 -> 0x3092 (examples.md); amax 2 -> raw 2/7 -> 0x3492.
   CHECK(e.scales == std::vector<uint32_t>{0x3c00, 0x3092, 0x3c00, 0x3492});

@@ -109,8 +109,8 @@ uint32_t reconstruct1(const nc_plugin_v1& t, nc_format f, uint32_t code, uint32_
   REQUIRE(t.reconstruct(f, &code, &scale, d, 1, &out) == NC_OK);
   return out;
 }
-void check_reconstruct(const char* name, nc_format f, uint32_t code, uint32_t scale, const uint32_t* d,
-                       uint32_t want, uint32_t mutant_gives) {
+void check_reconstruct(const char* name, nc_format f, uint32_t code, uint32_t scale, const uint32_t* d, uint32_t want,
+                       uint32_t mutant_gives) {
   INFO(name);
   CHECK(reconstruct1(table_of(name), f, code, scale, d) == mutant_gives);
   CHECK(want != mutant_gives);
@@ -132,19 +132,19 @@ struct Validity {
   int32_t rule = -1;
   int64_t where = -2;
 };
-Validity validate_tensor(const nc_plugin_v1& t, nc_format f, std::vector<uint64_t> shape,
-                         std::vector<uint32_t> codes, std::vector<uint32_t> scales, const uint32_t* d = nullptr) {
+Validity validate_tensor(const nc_plugin_v1& t, nc_format f, std::vector<uint64_t> shape, std::vector<uint32_t> codes,
+                         std::vector<uint32_t> scales, const uint32_t* d = nullptr) {
   Validity v;
-  REQUIRE(t.validate_tensor(f, shape.size(), shape.data(), codes.data(), codes.size(), scales.data(),
-                            scales.size(), d, &v.rule, &v.where) == NC_OK);
+  REQUIRE(t.validate_tensor(f, shape.size(), shape.data(), codes.data(), codes.size(), scales.data(), scales.size(), d,
+                            &v.rule, &v.where) == NC_OK);
   return v;
 }
 std::vector<uint32_t> dequantize(const nc_plugin_v1& t, nc_format f, std::vector<uint64_t> shape,
                                  std::vector<uint32_t> codes, std::vector<uint32_t> scales,
                                  const uint32_t* d = nullptr) {
   std::vector<uint32_t> out(codes.size());
-  REQUIRE(t.dequantize(f, shape.size(), shape.data(), codes.data(), codes.size(), scales.data(), scales.size(),
-                       d, out.data()) == NC_OK);
+  REQUIRE(t.dequantize(f, shape.size(), shape.data(), codes.data(), codes.size(), scales.data(), scales.size(), d,
+                       out.data()) == NC_OK);
   return out;
 }
 }  // namespace
@@ -168,8 +168,8 @@ TEST_CASE("catalogue: at least 30 distinct non-equivalent mutants, each document
 }
 
 TEST_CASE("each mutant replaces exactly one entry point", "[mutants]") {
-  static const nc_plugin_v1 marker{NC_PLUGIN_ABI_VERSION, "m", "0", nullptr, nullptr, nullptr, nullptr,
-                                   nullptr, nullptr, nullptr, nullptr, nullptr};
+  static const nc_plugin_v1 marker{
+      NC_PLUGIN_ABI_VERSION, "m", "0", nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
   for_each_mutant([&](const Mutant& m) {
     INFO(m.info.name);
     const nc_plugin_v1 t = mutant_table(m, marker);
@@ -215,24 +215,23 @@ TEST_CASE("encoder mutants differ from the spec", "[mutants][encoder]") {
   // binary32 gives 2^-149 (0x00000001); amax / 7 rounds to binary32 +0, binary16 +0, rescued to
   // 0x0001; 2^-149 * 2^24 = 2^-125 rounds to code 0. Rounded to 24 bits first it is exactly 2^-150,
   // the tie, which goes to even (+0): an all-zero group, scale +0.
-  check_encode("enc-f64-subnormal-double-round", NC_FORMAT_Q4G64_F16S, {0x3690000000000008ull},
-               ok({0x0001}, {0}), ok({0x0000}, {0}), 1, NC_SRC_F64);
+  check_encode("enc-f64-subnormal-double-round", NC_FORMAT_Q4G64_F16S, {0x3690000000000008ull}, ok({0x0001}, {0}),
+               ok({0x0000}, {0}), 1, NC_SRC_F64);
   // Q4 binary64 {14, (2 - 2^-24) = 0x3ffffffff0000000}: amax 14 -> raw 2.0 -> scale 0x4000, inv 0.5.
   // The second source is the binary32 tie between 2 - 2^-23 (odd significand) and 2: RNE carries
   // into the exponent, 2.0, code 1. Dropping the carry gives 1.0, normalized 0.5, the tie to even 0.
   check_encode("enc-f64-carry-dropped", NC_FORMAT_Q4G64_F16S, {0x402c000000000000ull, 0x3ffffffff0000000ull},
                ok({0x4000}, {7, 1}), ok({0x4000}, {7, 0}), 1, NC_SRC_F64);
   // examples.md NaN group must fail; the mutant skips the NaN in amax (1.0 -> 0x3092) and codes it 0.
-  check_encode("enc-nan-quantized", NC_FORMAT_Q4G64_F16S, {0x7fc00000, 0x3f800000},
-               fails(NC_ENCODE_FAIL_NONFINITE), ok({0x3092}, {0, 7}));
+  check_encode("enc-nan-quantized", NC_FORMAT_Q4G64_F16S, {0x7fc00000, 0x3f800000}, fails(NC_ENCODE_FAIL_NONFINITE),
+               ok({0x3092}, {0, 7}));
   // examples.md overflow group: 0x4afe213e / 127 > 65520 rounds to binary16 infinity: must fail.
   // The mutant stores 0x7c00; inv = 1/inf = 0, so the code is 0.
-  check_encode("enc-infinite-scale-stored", NC_FORMAT_W8G32_F16S, {0x4afe213e},
-               fails(NC_ENCODE_FAIL_SCALE_OVERFLOW), ok({0x7c00}, {0}));
+  check_encode("enc-infinite-scale-stored", NC_FORMAT_W8G32_F16S, {0x4afe213e}, fails(NC_ENCODE_FAIL_SCALE_OVERFLOW),
+               ok({0x7c00}, {0}));
   // W8, x = -158.75 * 2^-24 (0xb71ec000): raw = 1.25 * 2^-24 exactly, binary16 subnormal rounding
   // gives 2^-24 (0x0001), inv 2^24, normalized -158.75 -> -159 -> clamp -127 (or -128).
-  check_encode("enc-w8-minus-128", NC_FORMAT_W8G32_F16S, {0xb71ec000}, ok({0x0001}, {-127}),
-               ok({0x0001}, {-128}));
+  check_encode("enc-w8-minus-128", NC_FORMAT_W8G32_F16S, {0xb71ec000}, ok({0x0001}, {-127}), ok({0x0001}, {-128}));
   // Q4 1x65: 64 x 7.0 then 1.0. The partial group's own amax is 1 -> 0x3092, code 7; with the stale
   // buffer (entries 1..63 still 7.0) its amax is 7 -> 0x3c00, code 1.
   std::vector<uint64_t> src(65, 0x40e00000);
@@ -301,8 +300,7 @@ TEST_CASE("grouped mutants differ from the spec", "[mutants][grouped]") {
     CHECK(validate_tensor(t, NC_FORMAT_Q4G64_F16S, {1, 65}, codes, {0x3c00, 0x3c00}).rule == NC_RULE_SHAPE);
     CHECK(validate_tensor(t, NC_FORMAT_Q4G64_F16S, {1, 65}, codes, {0x3c00}).rule == NC_RULE_NONE);
     if (correct())
-      CHECK(validate_tensor(*correct(), NC_FORMAT_Q4G64_F16S, {1, 65}, codes, {0x3c00, 0x3c00}).rule ==
-            NC_RULE_NONE);
+      CHECK(validate_tensor(*correct(), NC_FORMAT_Q4G64_F16S, {1, 65}, codes, {0x3c00, 0x3c00}).rule == NC_RULE_NONE);
   }
   // 2x65 Q4, every code 1, scales 1, 2 (row 0) and 3, 4 (row 1): element (1, 0) is 1 * 3.0. The flat
   // index 65 / 64 = 1 reads row 0's second scale, 2.0.
@@ -313,8 +311,7 @@ TEST_CASE("grouped mutants differ from the spec", "[mutants][grouped]") {
     CHECK(got[0] == 0x3f800000);
     CHECK(got[64] == 0x40000000);
     CHECK(got[65] == 0x40000000);  // spec: 0x40400000
-    if (correct())
-      CHECK(dequantize(*correct(), NC_FORMAT_Q4G64_F16S, {2, 65}, codes, scales)[65] == 0x40400000);
+    if (correct()) CHECK(dequantize(*correct(), NC_FORMAT_Q4G64_F16S, {2, 65}, codes, scales)[65] == 0x40400000);
   }
 }
 
@@ -324,20 +321,22 @@ TEST_CASE("zero-scale-rule mutants accept what the spec rejects", "[mutants][gro
   // Q4 1x2, scale +0 with a nonzero code: zero-scale-codes (spec 6).
   const Validity q = validate_tensor(*correct(), NC_FORMAT_Q4G64_F16S, {1, 2}, {0x0, 0x1}, {0x0000});
   CHECK(q.rule == NC_RULE_ZERO_SCALE_CODES);
-  CHECK(validate_tensor(table_of("grp-zero-scale-unchecked"), NC_FORMAT_Q4G64_F16S, {1, 2}, {0x0, 0x1}, {0x0000})
-            .rule == NC_RULE_NONE);
+  CHECK(
+      validate_tensor(table_of("grp-zero-scale-unchecked"), NC_FORMAT_Q4G64_F16S, {1, 2}, {0x0, 0x1}, {0x0000}).rule ==
+      NC_RULE_NONE);
   // Q4 1x2, scale +0 with code word 0x8: the sign bit alone is q = 8 - 16 = -8 (spec 5), not a
   // zero, so zero-scale-codes at c1; masking the sign bit off reads it as 0.
   const Validity s8 = validate_tensor(*correct(), NC_FORMAT_Q4G64_F16S, {1, 2}, {0x0, 0x8}, {0x0000});
   CHECK(s8.rule == NC_RULE_ZERO_SCALE_CODES);
   CHECK(s8.where == 1);
-  CHECK(validate_tensor(table_of("grp-zero-scale-sign-blind"), NC_FORMAT_Q4G64_F16S, {1, 2}, {0x0, 0x8}, {0x0000})
-            .rule == NC_RULE_NONE);
+  CHECK(
+      validate_tensor(table_of("grp-zero-scale-sign-blind"), NC_FORMAT_Q4G64_F16S, {1, 2}, {0x0, 0x8}, {0x0000}).rule ==
+      NC_RULE_NONE);
   // FP8 row 1x2, row scale +0 with code 0x38 (1.0): zero-scale-codes (spec 3.4).
   const Validity r = validate_tensor(*correct(), NC_FORMAT_FP8_E4M3FN_ROW_BF16S, {1, 2}, {0x80, 0x38}, {0x0000});
   CHECK(r.rule == NC_RULE_ZERO_SCALE_CODES);
-  CHECK(validate_tensor(table_of("fp8row-zero-scale-unchecked"), NC_FORMAT_FP8_E4M3FN_ROW_BF16S, {1, 2},
-                        {0x80, 0x38}, {0x0000})
+  CHECK(validate_tensor(table_of("fp8row-zero-scale-unchecked"), NC_FORMAT_FP8_E4M3FN_ROW_BF16S, {1, 2}, {0x80, 0x38},
+                        {0x0000})
             .rule == NC_RULE_NONE);
 }
 
@@ -358,16 +357,16 @@ TEST_CASE("tensor mutants differ from the spec", "[mutants][tensor][nvfp4]") {
   const Validity spec = validate_tensor(*correct(), NC_FORMAT_Q4G64_F16S, {1, 65}, q, {0x0000, 0xbc00});
   CHECK(spec.rule == NC_RULE_SCALE_NEGATIVE);
   CHECK(spec.where == 1);
-  const Validity one_pass = validate_tensor(table_of("tensor-one-pass-validator"), NC_FORMAT_Q4G64_F16S, {1, 65}, q,
-                                            {0x0000, 0xbc00});
+  const Validity one_pass =
+      validate_tensor(table_of("tensor-one-pass-validator"), NC_FORMAT_Q4G64_F16S, {1, 65}, q, {0x0000, 0xbc00});
   CHECK(one_pass.rule == NC_RULE_ZERO_SCALE_CODES);
   CHECK(one_pass.where == 1);
   // Q4 [1, 66]: codes 1, scales 1.0 (group 0) and 2.0 (group 1, the partial group of 2): elements
   // 64 and 65 are 1 * 2.0 = 2.0 (0x40000000); the even-tail mutant leaves them +0.
   {
     const std::vector<uint32_t> codes(66, 0x1);
-    const std::vector<uint32_t> got = dequantize(table_of("tensor-dequantize-even-tail"), NC_FORMAT_Q4G64_F16S, {1, 66},
-                                                 codes, {0x3c00, 0x4000});
+    const std::vector<uint32_t> got =
+        dequantize(table_of("tensor-dequantize-even-tail"), NC_FORMAT_Q4G64_F16S, {1, 66}, codes, {0x3c00, 0x4000});
     CHECK(got[65] == 0u);
     CHECK(got[63] == one);
     CHECK(dequantize(*correct(), NC_FORMAT_Q4G64_F16S, {1, 66}, codes, {0x3c00, 0x4000})[65] == 0x40000000u);
@@ -434,11 +433,13 @@ TEST_CASE("NVFP4 mutants differ from the spec", "[mutants][nvfp4]") {
   // (0, 1) is outside the one-column scale matrix, refused; the padded mutant answers byte 1 too.
   {
     uint64_t rows = 1, k17 = 17, k16 = 16, row = 0, block = 1, off = 0, plane = 0;
-    CHECK(table_of("nvfp4-layout-ceil-blocks").layout_offsets(NC_FORMAT_NVFP4, NC_LAYOUT_BLOCKSCALE_K16_M128X4_V1, &rows,
-                                                               &k17, &row, &block, 1, &off, &plane) == NC_OK);
+    CHECK(table_of("nvfp4-layout-ceil-blocks")
+              .layout_offsets(NC_FORMAT_NVFP4, NC_LAYOUT_BLOCKSCALE_K16_M128X4_V1, &rows, &k17, &row, &block, 1, &off,
+                              &plane) == NC_OK);
     CHECK((off == 1 && plane == 512));
-    CHECK(table_of("nvfp4-layout-padded-index").layout_offsets(NC_FORMAT_NVFP4, NC_LAYOUT_BLOCKSCALE_K16_M128X4_V1, &rows,
-                                                                &k16, &row, &block, 1, &off, &plane) == NC_OK);
+    CHECK(table_of("nvfp4-layout-padded-index")
+              .layout_offsets(NC_FORMAT_NVFP4, NC_LAYOUT_BLOCKSCALE_K16_M128X4_V1, &rows, &k16, &row, &block, 1, &off,
+                              &plane) == NC_OK);
     CHECK((off == 1 && plane == 512));
     if (correct()) {
       CHECK(correct()->layout_offsets(NC_FORMAT_NVFP4, NC_LAYOUT_BLOCKSCALE_K16_M128X4_V1, &rows, &k17, &row, &block, 1,
@@ -505,12 +506,14 @@ TEST_CASE("direct, recipe and registry mutants differ from the spec", "[mutants]
 // binary32 rounding written from IEEE's rule, independently of this code).
 TEST_CASE("issue 32 mutants differ from the spec", "[mutants][tensor][nvfp4][direct]") {
   // Q4 [1], code 1, scale 0x7bff: 65504, the largest finite binary16, is a valid scale (spec 6.1).
-  const Validity top = validate_tensor(table_of("tensor-max-scale-nonfinite"), NC_FORMAT_Q4G64_F16S, {1}, {0x1}, {0x7bff});
+  const Validity top =
+      validate_tensor(table_of("tensor-max-scale-nonfinite"), NC_FORMAT_Q4G64_F16S, {1}, {0x1}, {0x7bff});
   CHECK(top.rule == NC_RULE_SCALE_NONFINITE);
   CHECK(top.where == 0);
   // FP8 row [1, 1], scale 0x7f7f: the largest finite BF16, valid (spec 3.4).
-  CHECK(validate_tensor(table_of("tensor-max-scale-nonfinite"), NC_FORMAT_FP8_E4M3FN_ROW_BF16S, {1, 1}, {0x38}, {0x7f7f})
-            .rule == NC_RULE_SCALE_NONFINITE);
+  CHECK(
+      validate_tensor(table_of("tensor-max-scale-nonfinite"), NC_FORMAT_FP8_E4M3FN_ROW_BF16S, {1, 1}, {0x38}, {0x7f7f})
+          .rule == NC_RULE_SCALE_NONFINITE);
   // NVFP4 [1, 16] over d_w = 0x7f800001: exponent all ones, fraction nonzero, a (signalling) NaN:
   // not finite, so the divisor rule (spec 3.3); the quiet-bit NaN test lets it through.
   const uint32_t snan = 0x7f800001u;
@@ -518,7 +521,9 @@ TEST_CASE("issue 32 mutants differ from the spec", "[mutants][tensor][nvfp4][dir
   CHECK(validate_tensor(table_of("tensor-snan-divisor"), NC_FORMAT_NVFP4, {1, 16}, c16, {0x38}, &snan).rule ==
         NC_RULE_NONE);
   // "\xef\xbb\xbfBF16" is seven bytes, not the four of BF16 (spec 1: a closed list of identifiers).
-  CHECK(parse1(table_of("registry-bom-stripped"), "\xef\xbb\xbf" "BF16") == NC_FORMAT_BF16);
+  CHECK(parse1(table_of("registry-bom-stripped"),
+               "\xef\xbb\xbf"
+               "BF16") == NC_FORMAT_BF16);
   // NVFP4 code 7 (6.0), scale 0x37 (0.9375), d_w 0x7ec4033c: 5.625 / d_w rounds to 0x016b163e;
   // binary32(1 / d_w) is the subnormal 0x00539622, and 5.625 times it rounds to 0x016b1640, 2 ulp up.
   const uint32_t dw = 0x7ec4033cu;
@@ -527,7 +532,9 @@ TEST_CASE("issue 32 mutants differ from the spec", "[mutants][tensor][nvfp4][dir
     CHECK(validate_tensor(*correct(), NC_FORMAT_Q4G64_F16S, {1}, {0x1}, {0x7bff}).rule == NC_RULE_NONE);
     CHECK(validate_tensor(*correct(), NC_FORMAT_FP8_E4M3FN_ROW_BF16S, {1, 1}, {0x38}, {0x7f7f}).rule == NC_RULE_NONE);
     CHECK(validate_tensor(*correct(), NC_FORMAT_NVFP4, {1, 16}, c16, {0x38}, &snan).rule == NC_RULE_DIVISOR);
-    CHECK(parse1(*correct(), "\xef\xbb\xbf" "BF16") == -1);
+    CHECK(parse1(*correct(),
+                 "\xef\xbb\xbf"
+                 "BF16") == -1);
   }
 }
 #endif

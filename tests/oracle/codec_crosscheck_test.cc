@@ -46,8 +46,8 @@ bool f32_is_nan(uint32_t w) { return (w & 0x7f800000u) == 0x7f800000u && (w & 0x
 TEST_CASE("crosscheck: every word of every word type up to 16 bits", "[oracle][codec]") {
   o::Context ctx;
   Mismatches mm;
-  const WordType types[] = {WordType::BF16, WordType::F16, WordType::E4M3FN, WordType::E2M1, WordType::Q4_CODE,
-                            WordType::Q5_CODE, WordType::Q6_CODE, WordType::W8_CODE};
+  const WordType types[] = {WordType::BF16,    WordType::F16,     WordType::E4M3FN,  WordType::E2M1,
+                            WordType::Q4_CODE, WordType::Q5_CODE, WordType::Q6_CODE, WordType::W8_CODE};
   for (WordType t : types) {
     const uint32_t n = 1u << info(t).bits;
     for (uint32_t w = 0; w < n; ++w) {
@@ -60,11 +60,13 @@ TEST_CASE("crosscheck: every word of every word type up to 16 bits", "[oracle][c
         } else if (!f32_is_nan(c)) {
           mm.add(where + ": oracle NaN (no payload), codec " + hex(c));
         }
-        if (static_cast<int>(codec::float_word_class(t, w)) != static_cast<int>(d.cls)) mm.add(where + ": class differs");
+        if (static_cast<int>(codec::float_word_class(t, w)) != static_cast<int>(d.cls))
+          mm.add(where + ": class differs");
       } else {
         const auto c = codec::int_word_value(t, w);
         if (c.ok() != d.valid) mm.add(where + ": validity differs");
-        if (c.ok() && c.value() != *d.integer) mm.add(where + ": oracle " + std::to_string(*d.integer) + " codec " + std::to_string(c.value()));
+        if (c.ok() && c.value() != *d.integer)
+          mm.add(where + ": oracle " + std::to_string(*d.integer) + " codec " + std::to_string(c.value()));
       }
     }
   }
@@ -81,10 +83,12 @@ TEST_CASE("crosscheck: every (binary16 scale, Q4 code) reconstruction and scale 
     if (rule) continue;
     for (uint32_t q = 0; q < 16; ++q) {
       const o::Reconstructed r = o::reconstruct_grouped(ctx, Format::Q4G64_F16S, q, s);
-      if (r.rule != ((s == 0 && q != 0) ? "zero-scale-codes" : "")) mm.add("scale " + hex(s) + " code " + hex(q) + ": oracle rule");
+      if (r.rule != ((s == 0 && q != 0) ? "zero-scale-codes" : ""))
+        mm.add("scale " + hex(s) + " code " + hex(q) + ": oracle rule");
       if (!r.rule.empty()) continue;  // an invalid pair: the plugin refuses it (plugin_test)
       const uint32_t c = codec::grouped_reconstruct(s, o::signed_code(WordType::Q4_CODE, q));
-      if (r.binary32 != c) mm.add("scale " + hex(s) + " code " + hex(q) + ": oracle " + hex(r.binary32) + " codec " + hex(c));
+      if (r.binary32 != c)
+        mm.add("scale " + hex(s) + " code " + hex(q) + ": oracle " + hex(r.binary32) + " codec " + hex(c));
     }
   }
   CHECK(mm.count == 0);
@@ -110,14 +114,16 @@ TEST_CASE("crosscheck: NVFP4 and FP8 row reconstruction", "[oracle][codec]") {
       for (uint32_t c = 0; c < 16; ++c) {
         const uint32_t ow = o::reconstruct_nvfp4(ctx, c, s, d).binary32;
         const uint32_t cw = codec::nvfp4_reconstruct(c, s, d);
-        if (ow != cw) mm.add("NVFP4 " + hex(c) + " " + hex(s) + " " + hex(d) + ": oracle " + hex(ow) + " codec " + hex(cw));
+        if (ow != cw)
+          mm.add("NVFP4 " + hex(c) + " " + hex(s) + " " + hex(d) + ": oracle " + hex(ow) + " codec " + hex(cw));
       }
     }
   }
   // every E4M3FN code against every 61st BF16 scale word plus the edges
   for (uint32_t s = 0; s < 0x10000; s += (s < 0x0100 || s > 0x7e00) ? 1 : 61) {
     const auto rule = codec::bf16_row_scale_rule(s);
-    if ((rule ? codec::rule_token(*rule) : std::string_view()) != o::word_rule(Format::FP8_E4M3FN_ROW_BF16S, Component::Scale, s))
+    if ((rule ? codec::rule_token(*rule) : std::string_view()) !=
+        o::word_rule(Format::FP8_E4M3FN_ROW_BF16S, Component::Scale, s))
       mm.add("BF16 row scale " + hex(s) + ": rule differs");
     if (rule) continue;
     for (uint32_t c = 0; c < 256; ++c) {
@@ -144,7 +150,9 @@ TEST_CASE("crosscheck: recipes on a dense binary32 sweep", "[oracle][codec]") {
       for (int r = 0; r < o::kRecipeCount; ++r) {
         const uint32_t ow = o::convert(ctx, static_cast<o::Recipe>(r), w);
         const uint32_t cw = codec::convert(static_cast<codec::Recipe>(r), w);
-        if (ow != cw) mm.add(std::string(o::recipe_name(static_cast<o::Recipe>(r))) + " " + hex(w) + ": oracle " + hex(ow) + " codec " + hex(cw));
+        if (ow != cw)
+          mm.add(std::string(o::recipe_name(static_cast<o::Recipe>(r))) + " " + hex(w) + ": oracle " + hex(ow) +
+                 " codec " + hex(cw));
       }
     }
   }
@@ -158,9 +166,11 @@ uint32_t sample_f32(SplitMix64& rng, int base_exp) {
   const uint32_t sign = static_cast<uint32_t>(rng.below(2)) << 31;
   switch (rng.below(32)) {
     case 0:
-    case 1: return sign | static_cast<uint32_t>(rng.below(0x800000));                 // subnormal / zero
-    case 2: return sign;                                                              // signed zero
-    case 3:  // huge, rarely: one in a group makes the scale overflow
+    case 1:
+      return sign | static_cast<uint32_t>(rng.below(0x800000));  // subnormal / zero
+    case 2:
+      return sign;  // signed zero
+    case 3:         // huge, rarely: one in a group makes the scale overflow
       if (rng.below(16) == 0) return sign | (0x7f000000u + static_cast<uint32_t>(rng.below(0x7fffff)));
       [[fallthrough]];
     default: {
@@ -187,7 +197,8 @@ TEST_CASE("crosscheck: canonical encoder on seeded groups", "[oracle][codec]") {
       const bool matrix = n % 50 == 0;
       const uint64_t rows = matrix ? 1 + rng.below(3) : 1;
       const uint64_t k = matrix ? 1 + rng.below(3 * g) : 1 + rng.below(g);
-      const int base_exp = rng.below(8) == 0 ? static_cast<int>(rng.below(254)) + 1 : 97 + static_cast<int>(rng.below(50));
+      const int base_exp =
+          rng.below(8) == 0 ? static_cast<int>(rng.below(254)) + 1 : 97 + static_cast<int>(rng.below(50));
       const int source_kind = static_cast<int>(rng.below(16));
       o::SourceType ot = o::SourceType::FP32;
       codec::SourceType ct = codec::SourceType::FP32;
@@ -199,7 +210,9 @@ TEST_CASE("crosscheck: canonical encoder on seeded groups", "[oracle][codec]") {
           ct = codec::SourceType::F64;
           const uint64_t sign = uint64_t{x >> 31} << 63;
           const uint64_t e = (x >> 23) & 0xff;
-          w = e == 0 ? sign : (sign | ((e - 127 + 1023) << 52) | (uint64_t{x & 0x7fffff} << 29) | (rng.next() & ((1ull << 29) - 1)));
+          w = e == 0 ? sign
+                     : (sign | ((e - 127 + 1023) << 52) | (uint64_t{x & 0x7fffff} << 29) |
+                        (rng.next() & ((1ull << 29) - 1)));
         } else if (source_kind == 1) {
           ot = o::SourceType::BF16;
           ct = codec::SourceType::BF16;
@@ -208,7 +221,8 @@ TEST_CASE("crosscheck: canonical encoder on seeded groups", "[oracle][codec]") {
           w = x;
         }
       }
-      if (rng.below(1000) == 0) src[0] = ot == o::SourceType::BF16 ? 0x7fc0 : (ot == o::SourceType::F64 ? 0x7ff8000000000000ull : 0x7fc00000);
+      if (rng.below(1000) == 0)
+        src[0] = ot == o::SourceType::BF16 ? 0x7fc0 : (ot == o::SourceType::F64 ? 0x7ff8000000000000ull : 0x7fc00000);
       const o::EncodeResult orr = o::encode_maxabs_f16_recip_rne_v1(ctx, f, ot, rows, k, src);
       const auto crr = codec::maxabs_f16_recip_rne_v1(f, ct, src, rows, k);
       const std::string where = std::string(info(f).name) + " group " + std::to_string(n);
@@ -219,11 +233,13 @@ TEST_CASE("crosscheck: canonical encoder on seeded groups", "[oracle][codec]") {
       const codec::Encoding& c = crr.value();
       const std::string_view cfail = c.failure ? codec::rule_token(c.failure->rule) : std::string_view();
       if (cfail != o::failure_rule(orr.failure)) {
-        mm.add(where + ": failure oracle '" + std::string(o::failure_rule(orr.failure)) + "' codec '" + std::string(cfail) + "'");
+        mm.add(where + ": failure oracle '" + std::string(o::failure_rule(orr.failure)) + "' codec '" +
+               std::string(cfail) + "'");
         continue;
       }
       if (orr.trace.size() != c.trace.size()) {
-        mm.add(where + ": trace length oracle " + std::to_string(orr.trace.size()) + " codec " + std::to_string(c.trace.size()));
+        mm.add(where + ": trace length oracle " + std::to_string(orr.trace.size()) + " codec " +
+               std::to_string(c.trace.size()));
         continue;
       }
       if (!c.failure) {
@@ -261,21 +277,32 @@ o::Tensor random_tensor(SplitMix64& rng, Format f) {
   for (uint64_t i = 0; i < scales; ++i) {
     uint32_t s;
     switch (fi.category) {
-      case Category::GroupedInt: s = static_cast<uint32_t>(rng.below(0x7c00)); break;
-      case Category::BlockScaledFloat: s = static_cast<uint32_t>(rng.below(0x7f)); break;
-      default: s = static_cast<uint32_t>(rng.below(0x7f80)); break;
+      case Category::GroupedInt:
+        s = static_cast<uint32_t>(rng.below(0x7c00));
+        break;
+      case Category::BlockScaledFloat:
+        s = static_cast<uint32_t>(rng.below(0x7f));
+        break;
+      default:
+        s = static_cast<uint32_t>(rng.below(0x7f80));
+        break;
     }
-    if (rng.below(40) == 0) s = static_cast<uint32_t>(rng.next()) & (fi.category == Category::BlockScaledFloat ? 0xffu : 0xffffu);
+    if (rng.below(40) == 0)
+      s = static_cast<uint32_t>(rng.next()) & (fi.category == Category::BlockScaledFloat ? 0xffu : 0xffffu);
     if (rng.below(20) == 0) s = 0;
     t.scales.push_back(s);
   }
   if (fi.category == Category::RowScaledFloat) {
-    for (auto& c : t.codes) if ((c & 0x7f) == 0x7f && rng.below(4)) c &= 0xfe;
+    for (auto& c : t.codes)
+      if ((c & 0x7f) == 0x7f && rng.below(4)) c &= 0xfe;
   }
   if (f == Format::W8G32_F16S) {
-    for (auto& c : t.codes) if (c == 0x80 && rng.below(4)) c = 0x81;
+    for (auto& c : t.codes)
+      if (c == 0x80 && rng.below(4)) c = 0x81;
   }
-  if (fi.divisor) t.divisor = rng.below(10) == 0 ? static_cast<uint32_t>(rng.next()) : 0x3f800000u + static_cast<uint32_t>(rng.below(1u << 23));
+  if (fi.divisor)
+    t.divisor = rng.below(10) == 0 ? static_cast<uint32_t>(rng.next())
+                                   : 0x3f800000u + static_cast<uint32_t>(rng.below(1u << 23));
   if (rng.below(50) == 0) t.scales.pop_back();
   // In a zero-scale group or row, usually zero the codes so that the tensor is valid.
   for (uint64_t i = 0; i < n * k; ++i) {
@@ -290,8 +317,8 @@ TEST_CASE("crosscheck: tensor validity (rule and location) and dequantize", "[or
   o::Context ctx;
   Mismatches mm;
   SplitMix64 rng{0x74656e736f72ull};
-  const Format formats[] = {Format::Q4G64_F16S, Format::Q5G64_F16S, Format::Q6G64_F16S, Format::W8G32_F16S,
-                            Format::NVFP4, Format::FP8_E4M3FN_ROW_BF16S};
+  const Format formats[] = {Format::Q4G64_F16S, Format::Q5G64_F16S, Format::Q6G64_F16S,
+                            Format::W8G32_F16S, Format::NVFP4,      Format::FP8_E4M3FN_ROW_BF16S};
   int valid = 0, invalid = 0;
   for (Format f : formats) {
     for (int n = 0; n < 3000; ++n) {

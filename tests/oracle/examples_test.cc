@@ -32,31 +32,56 @@ void check(const Example& e) {
 
 TEST_CASE("examples.md: Q4 plain group", "[oracle][examples]") {
   // 0x1.c01c02p+2 = 0x40e00e01, -0x1.c01c02p+1 = 0xc0600e01, 0x1.c01c02p+0 = 0x3fe00e01
-  check({Format::Q4G64_F16S, {0x3f800000, 0xbf000000, 0x3e800000}, 0x3f800000, 0x3e124925, 0x3092, 0x40e00e01,
-         {0x40e00e01, 0xc0600e01, 0x3fe00e01}, {7, -4, 2}});
+  check({Format::Q4G64_F16S,
+         {0x3f800000, 0xbf000000, 0x3e800000},
+         0x3f800000,
+         0x3e124925,
+         0x3092,
+         0x40e00e01,
+         {0x40e00e01, 0xc0600e01, 0x3fe00e01},
+         {7, -4, 2}});
 }
 
 TEST_CASE("examples.md: Q4 mixed group", "[oracle][examples]") {
   // 0x1.c01cp+2 = 0x40e00e00; -0x1.ddfbbep-2 = 0xbeeefddf
-  check({Format::Q4G64_F16S, {0x40400000, 0xbfc00000, 0x3f400000, 0xbe4ccccd}, 0x40400000, 0x3edb6db7, 0x36db,
-         0x40155eab, {0x40e00e00, 0xc0600e00, 0x3fe00e00, 0xbeeefddf}, {7, -4, 2, 0}});
+  check({Format::Q4G64_F16S,
+         {0x40400000, 0xbfc00000, 0x3f400000, 0xbe4ccccd},
+         0x40400000,
+         0x3edb6db7,
+         0x36db,
+         0x40155eab,
+         {0x40e00e00, 0xc0600e00, 0x3fe00e00, 0xbeeefddf},
+         {7, -4, 2, 0}});
 }
 
 TEST_CASE("examples.md: W8 symmetric extremes", "[oracle][examples]") {
   // 0x1.fc07fp+6 = 0x42fe03f8, 0x1.fc07fp+5 = 0x427e03f8
-  check({Format::W8G32_F16S, {0x3f800000, 0xbf800000, 0x3f000000}, 0x3f800000, 0x3c010204, 0x2008, 0x42fe03f8,
-         {0x42fe03f8, 0xc2fe03f8, 0x427e03f8}, {127, -127, 64}});
+  check({Format::W8G32_F16S,
+         {0x3f800000, 0xbf800000, 0x3f000000},
+         0x3f800000,
+         0x3c010204,
+         0x2008,
+         0x42fe03f8,
+         {0x42fe03f8, 0xc2fe03f8, 0x427e03f8},
+         {127, -127, 64}});
 }
 
 TEST_CASE("examples.md: Q5 subnormal sources, 2^-24 rescue", "[oracle][examples]") {
   // 0x1.4p-123 = 0x02200000, -0x1p-124 = 0x81800000
-  check({Format::Q5G64_F16S, {0x00000005, 0x80000002}, 0x00000005, 0x00000000, 0x0001, 0x4b800000,
-         {0x02200000, 0x81800000}, {0, 0}});
+  check({Format::Q5G64_F16S,
+         {0x00000005, 0x80000002},
+         0x00000005,
+         0x00000000,
+         0x0001,
+         0x4b800000,
+         {0x02200000, 0x81800000},
+         {0, 0}});
 }
 
 TEST_CASE("examples.md: Q6 all-zero group with a negative zero", "[oracle][examples]") {
   Context ctx;
-  const EncodeResult r = encode_maxabs_f16_recip_rne_v1(ctx, Format::Q6G64_F16S, SourceType::FP32, 1, 2, {0x0, 0x80000000});
+  const EncodeResult r =
+      encode_maxabs_f16_recip_rne_v1(ctx, Format::Q6G64_F16S, SourceType::FP32, 1, 2, {0x0, 0x80000000});
   REQUIRE(r.failure == EncodeFailure::None);
   CHECK(r.scales == std::vector<uint32_t>{0});
   CHECK(r.codes == std::vector<int32_t>{0, 0});
@@ -65,11 +90,13 @@ TEST_CASE("examples.md: Q6 all-zero group with a negative zero", "[oracle][examp
 
 TEST_CASE("examples.md: W8 scale overflow and Q4 NaN source fail", "[oracle][examples]") {
   Context ctx;
-  const EncodeResult over = encode_maxabs_f16_recip_rne_v1(ctx, Format::W8G32_F16S, SourceType::FP32, 1, 1, {0x4afe213e});
+  const EncodeResult over =
+      encode_maxabs_f16_recip_rne_v1(ctx, Format::W8G32_F16S, SourceType::FP32, 1, 1, {0x4afe213e});
   CHECK(over.failure == EncodeFailure::ScaleOverflow);
   CHECK(failure_rule(over.failure) == "scale-overflow");
   CHECK(over.trace[0].scale16 == 0x7c00u);
-  const EncodeResult nan = encode_maxabs_f16_recip_rne_v1(ctx, Format::Q4G64_F16S, SourceType::FP32, 1, 2, {0x7fc00000, 0x3f800000});
+  const EncodeResult nan =
+      encode_maxabs_f16_recip_rne_v1(ctx, Format::Q4G64_F16S, SourceType::FP32, 1, 2, {0x7fc00000, 0x3f800000});
   CHECK(nan.failure == EncodeFailure::Nonfinite);
   CHECK(nan.failure_index == 0);
 }

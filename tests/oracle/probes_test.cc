@@ -25,7 +25,8 @@ TEST_CASE("probes: reciprocal-vs-division cases exist and the encoder takes the 
         ++found;
         // amax = 7 * scale32 (exact in binary32) makes raw_scale32 = scale32, so scale16 is this one
         const uint32_t amax = round_f32(ctx, mpq_class(7 * s));
-        const EncodeResult r = encode_maxabs_f16_recip_rne_v1(ctx, Format::Q4G64_F16S, SourceType::FP32, 1, 2, {amax, x});
+        const EncodeResult r =
+            encode_maxabs_f16_recip_rne_v1(ctx, Format::Q4G64_F16S, SourceType::FP32, 1, 2, {amax, x});
         REQUIRE(r.scales == std::vector<uint32_t>{scale16});
         CHECK(r.codes[1] == by_rec);
         CHECK(r.codes[1] != by_div);

@@ -15,17 +15,20 @@ namespace {
 // rounded magnitude is above the largest finite word.
 uint32_t integer_rne(const FloatFormatInfo& f, const mpz_class& num, const mpz_class& den, bool& overflow) {
   // E = floor(log2(num/den))
-  long e = static_cast<long>(mpz_sizeinbase(num.get_mpz_t(), 2)) - static_cast<long>(mpz_sizeinbase(den.get_mpz_t(), 2));
+  long e =
+      static_cast<long>(mpz_sizeinbase(num.get_mpz_t(), 2)) - static_cast<long>(mpz_sizeinbase(den.get_mpz_t(), 2));
   {
     mpz_class a = num, b = den;
-    if (e >= 0) b <<= e; else a <<= -e;
+    if (e >= 0) b <<= e;
+    else a <<= -e;
     if (a < b) --e;
   }
   const long min_normal = 1 - f.bias;
   if (e < min_normal) e = min_normal;
   const long lsb = e - f.fraction_bits;
   mpz_class n = num, d = den;
-  if (lsb >= 0) d <<= lsb; else n <<= -lsb;
+  if (lsb >= 0) d <<= lsb;
+  else n <<= -lsb;
   mpz_class q, r;
   mpz_fdiv_qr(q.get_mpz_t(), r.get_mpz_t(), n.get_mpz_t(), d.get_mpz_t());
   r <<= 1;
@@ -42,7 +45,8 @@ mpq_class value_of(const FloatFormatInfo& f, uint32_t w) {
   const uint32_t m = w & ((1u << f.fraction_bits) - 1);
   mpq_class v = e == 0 ? mpq_class(m) : mpq_class((1u << f.fraction_bits) | m);
   const long x = (e == 0 ? 1 : static_cast<long>(e)) - f.bias - f.fraction_bits;
-  if (x >= 0) v *= mpq_class(mpz_class(1) << x); else v /= mpq_class(mpz_class(1) << -x);
+  if (x >= 0) v *= mpq_class(mpz_class(1) << x);
+  else v /= mpq_class(mpz_class(1) << -x);
   return v;
 }
 
@@ -60,7 +64,8 @@ void compare(Context& ctx, const FloatFormatInfo& f, const mpq_class& v, Mismatc
       const bool ok = ovf ? got.overflow : (!got.overflow && got.word == (sign | expect));
       if (!ok && ++mm.count <= 5) {
         FAIL_CHECK(f.name << " " << entry << ": " << x.get_str(16) << " oracle word " << std::hex << got.word
-                          << " overflow " << got.overflow << ", integer method " << (sign | expect) << " overflow " << ovf);
+                          << " overflow " << got.overflow << ", integer method " << (sign | expect) << " overflow "
+                          << ovf);
       }
     };
     check(round_rne(ctx, f.id, x), "round_rne");
@@ -94,8 +99,12 @@ void sweep(const FloatFormatInfo& f, uint32_t stride) {
 }
 }  // namespace
 
-TEST_CASE("third method: every binary16 value and midpoint", "[oracle][rounding]") { sweep(info(FloatFormat::Binary16), 1); }
-TEST_CASE("third method: every bfloat16 value and midpoint", "[oracle][rounding]") { sweep(info(FloatFormat::BFloat16), 1); }
+TEST_CASE("third method: every binary16 value and midpoint", "[oracle][rounding]") {
+  sweep(info(FloatFormat::Binary16), 1);
+}
+TEST_CASE("third method: every bfloat16 value and midpoint", "[oracle][rounding]") {
+  sweep(info(FloatFormat::BFloat16), 1);
+}
 TEST_CASE("third method: every E4M3FN and E2M1 value and midpoint", "[oracle][rounding]") {
   sweep(info(FloatFormat::E4M3FN), 1);
   sweep(info(FloatFormat::E2M1), 1);
@@ -115,7 +124,8 @@ TEST_CASE("third method: seeded random rationals to binary32 and binary16", "[or
     mpz_class num, den;
     mpz_import(num.get_mpz_t(), 1, 1, 8, 0, 0, &n);
     mpz_import(den.get_mpz_t(), 1, 1, 8, 0, 0, &d);
-    if (shift >= 0) num <<= shift; else den <<= -shift;
+    if (shift >= 0) num <<= shift;
+    else den <<= -shift;
     mpq_class v(num, den);
     v.canonicalize();
     compare(ctx, info(FloatFormat::Binary32), v, mm);
@@ -137,8 +147,10 @@ TEST_CASE("third method: seeded random 64-bit significands times powers of two",
     mpz_class num;
     mpz_import(num.get_mpz_t(), 1, 1, 8, 0, 0, &n);
     mpq_class v(num);
-    if (shift >= 0) v *= mpq_class(mpz_class(1) << shift); else v /= mpq_class(mpz_class(1) << -shift);
-    for (const FloatFormat f : {FloatFormat::Binary32, FloatFormat::Binary16, FloatFormat::BFloat16, FloatFormat::E4M3FN, FloatFormat::E2M1})
+    if (shift >= 0) v *= mpq_class(mpz_class(1) << shift);
+    else v /= mpq_class(mpz_class(1) << -shift);
+    for (const FloatFormat f :
+         {FloatFormat::Binary32, FloatFormat::Binary16, FloatFormat::BFloat16, FloatFormat::E4M3FN, FloatFormat::E2M1})
       compare(ctx, info(f), v, mm);
   }
   CHECK(mm.count == 0);
@@ -161,9 +173,11 @@ TEST_CASE("integral rounding of a word: spec 7 examples and the rational method"
   mpz_class expect;
   for (uint64_t w = 0; w < 0x53800000u; w += 997) {
     for (const uint32_t word : {static_cast<uint32_t>(w), static_cast<uint32_t>(w) | 0x80000000u}) {
-      round_to_integral_ties_even(ctx, value_of(info(FloatFormat::Binary32), word & 0x7fffffffu) * (word >> 31 ? -1 : 1), expect);
+      round_to_integral_ties_even(
+          ctx, value_of(info(FloatFormat::Binary32), word & 0x7fffffffu) * (word >> 31 ? -1 : 1), expect);
       const long got = round_word_to_integral_ties_even(ctx, FloatFormat::Binary32, word);
-      if (got != expect.get_si() && ++mismatches <= 5) FAIL_CHECK(std::hex << word << ": " << std::dec << got << " vs " << expect.get_str());
+      if (got != expect.get_si() && ++mismatches <= 5)
+        FAIL_CHECK(std::hex << word << ": " << std::dec << got << " vs " << expect.get_str());
     }
   }
   CHECK(mismatches == 0);

@@ -45,12 +45,12 @@ TEST_CASE("E2M1 table from spec 3.3", "[oracle][spot]") {
 TEST_CASE("BF16, binary16, FP32 and I32 from spec 3.1 and 6", "[oracle][spot]") {
   Context ctx;
   CHECK(text(WordType::BF16, 0x0001) == "0x1p-133");
-  CHECK(text(WordType::F16, 0x0001) == "0x1p-24");  // the minimum positive binary16 scale
+  CHECK(text(WordType::F16, 0x0001) == "0x1p-24");      // the minimum positive binary16 scale
   CHECK(text(WordType::F16, 0x7bff) == "0x1.ffcp+15");  // 65504
   CHECK(text(WordType::FP32, 0x00000001) == "0x1p-149");
   CHECK(text(WordType::F16, 0xfc00) == "-inf");
   CHECK(*decode(ctx, WordType::BF16, 0x7f81).binary32 == 0x7f810000u);  // NaN payload kept
-  CHECK(*decode(ctx, WordType::F16, 0x7d01).binary32 == 0x7fa02000u);  // signalling NaN kept
+  CHECK(*decode(ctx, WordType::F16, 0x7d01).binary32 == 0x7fa02000u);   // signalling NaN kept
   CHECK(*decode(ctx, WordType::F16, 0x0001).binary32 == 0x33800000u);
   CHECK(*decode(ctx, WordType::I32, 0x80000000u).integer == -2147483648LL);
   CHECK(*decode(ctx, WordType::I32, 0x7fffffffu).integer == 2147483647LL);

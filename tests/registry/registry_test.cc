@@ -122,8 +122,7 @@ TEST_CASE("registry: rules, policies and value-class tokens", "[registry]") {
   CHECK(is_policy("nan-payload"));
   CHECK_FALSE(is_policy("nan-whatever"));
   CHECK(kValueClassTokens[5] == "int");
-  CHECK(format_name_list() ==
-        "BF16 FP32 I32 Q4G64_F16S Q5G64_F16S Q6G64_F16S W8G32_F16S NVFP4 FP8_E4M3FN_ROW_BF16S");
+  CHECK(format_name_list() == "BF16 FP32 I32 Q4G64_F16S Q5G64_F16S Q6G64_F16S W8G32_F16S NVFP4 FP8_E4M3FN_ROW_BF16S");
   // Corpus word widths (FORMAT.md): codes padded to a byte.
   CHECK(info(WordType::Q4_CODE).hex_digits == 2);
   CHECK(info(WordType::E2M1).hex_digits == 1);

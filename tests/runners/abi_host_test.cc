@@ -94,7 +94,10 @@ TEST_CASE("Response tokens: what lies between single spaces after ok, empty ones
 TEST_CASE("abi_answer reads every byte of a request word as PIPE.md says, eight at a time or not", "[abi]") {
   const nc_plugin_v1& t = *nc_codec_plugin_table();
   auto hex_value = [](char c) {
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
   };
   const std::string base = "9aBc0d1F";
   size_t checked = 0;
@@ -160,7 +163,8 @@ int encode_codes_only(nc_format, nc_source_type, const uint64_t*, size_t rows, s
   *outcome = NC_ENCODE_OK;
   return NC_OK;
 }
-int encode_nothing(nc_format, nc_source_type, const uint64_t*, size_t, size_t, uint32_t*, int32_t*, uint32_t*, int32_t*) {
+int encode_nothing(nc_format, nc_source_type, const uint64_t*, size_t, size_t, uint32_t*, int32_t*, uint32_t*,
+                   int32_t*) {
   return NC_OK;
 }
 int unwritten_validate_tensor(nc_format, size_t, const uint64_t*, const uint32_t*, size_t, const uint32_t*, size_t,
@@ -180,7 +184,9 @@ int unwritten_dequantize(nc_format, size_t, const uint64_t*, const uint32_t*, si
                          const uint32_t*, uint32_t*) {
   return NC_OK;
 }
-int unwritten_reconstruct(nc_format, const uint32_t*, const uint32_t*, const uint32_t*, size_t, uint32_t*) { return NC_OK; }
+int unwritten_reconstruct(nc_format, const uint32_t*, const uint32_t*, const uint32_t*, size_t, uint32_t*) {
+  return NC_OK;
+}
 bool unwritten(const std::string& answer) { return answer.rfind("error unwritten output: ", 0) == 0; }
 }  // namespace
 

@@ -41,14 +41,15 @@ TEST_CASE("replay prints failures capped by --max-failures and writes reports", 
   const std::string corpus = make_corpus();
   const std::string out = corpus + "/out.txt";
   CHECK(run_status(cli() + " replay --corpus " + corpus + " --target plugin:" + NC_TEST_PLUGIN_WRONG_BIT +
-                   " --max-failures 0 --json " + reports_dir(corpus) + "/r.json --junit " + reports_dir(corpus) + "/r.xml >" + out) == 1);
+                   " --max-failures 0 --json " + reports_dir(corpus) + "/r.json --junit " + reports_dir(corpus) +
+                   "/r.xml >" + out) == 1);
   const std::string text = read_text(out);
   CHECK(text.find("1 more failures not shown") != std::string::npos);
   CHECK(text.find("NOT CONFORMANT") != std::string::npos);
   CHECK(read_text(reports_dir(corpus) + "/r.json").find("3f800001") != std::string::npos);
   CHECK(read_text(reports_dir(corpus) + "/r.xml").find("<testsuites") != std::string::npos);
-  CHECK(run_status(cli() + " replay --corpus " + corpus + " --target plugin:" + NC_TEST_PLUGIN_WRONG_BIT +
-                   " >" + out) == 1);
+  CHECK(run_status(cli() + " replay --corpus " + corpus + " --target plugin:" + NC_TEST_PLUGIN_WRONG_BIT + " >" +
+                   out) == 1);
   CHECK(read_text(out).find("actual   3f800001 (0x1.000002p+0), 1 ulp") != std::string::npos);
 }
 
@@ -73,7 +74,8 @@ TEST_CASE("report paths: checked before the replay, '-' is standard output, syml
   // A report that cannot be written is a usage error before any suite is replayed.
   const std::string outside = reports_dir(corpus);  // a report inside the corpus is refused before these checks
   CHECK(run_status(base + " --json " + outside + "/no-such-folder/r.json >" + corpus + "/out.txt 2>" + err) == 2);
-  CHECK_THAT(read_text(err), Catch::Contains("no-such-folder/r.json: folder " + outside + "/no-such-folder: No such file"));
+  CHECK_THAT(read_text(err),
+             Catch::Contains("no-such-folder/r.json: folder " + outside + "/no-such-folder: No such file"));
   CHECK(read_text(corpus + "/out.txt").empty());
   CHECK(run_status(base + " --junit " + outside + " 2>" + err) == 2);
   CHECK_THAT(read_text(err), Catch::Contains(outside + ": is a folder"));
@@ -115,7 +117,8 @@ TEST_CASE("arguments: --opt=value, a single-valued option twice, a value that is
   CHECK_THAT(read_text(err), Catch::Contains("--json needs a value (found the option --junit)"));
   CHECK(run_status(base + " --target plugin:" + NC_TEST_PLUGIN_GOOD + " --tag no-such-tag 2>" + err) == 2);
   CHECK_THAT(read_text(err), Catch::Contains("no selected suite declares the tag 'no-such-tag'"));
-  CHECK(run_status(cli() + " certify --corpus " + corpus + " --target cpu --out " + corpus + "/c --stride 7 2>" + err) == 2);
+  CHECK(run_status(cli() + " certify --corpus " + corpus + " --target cpu --out " + corpus + "/c --stride 7 2>" +
+                   err) == 2);
   CHECK_THAT(read_text(err), Catch::Contains("--stride samples the --sweep domains; there are none"));
   CHECK(run_status(cli() + " --version >" + err) == 0);
   CHECK_THAT(read_text(err), Catch::StartsWith("ninfer-conform ") && Catch::Contains("manifest sha256"));

@@ -90,13 +90,14 @@ std::string make_corpus() {
       // Fixture for policy reporting: a NaN word whose record names a specific NaN and nan-any.
       {"ff", "7fc00000 nan-any nan nan nan the negative NaN word, any NaN accepted under nan-any"},
   };
-  suites.push_back({"decode.E4M3FN",
-                    suite_text("decode.E4M3FN", "decode E4M3FN", dec_cols,
-                               {"#tag max-normal the largest finite magnitude.", "#tag min-subnormal smallest subnormal.",
-                                "#tag nan NaN words.", "#tag negative-zero signed zero.",
-                                "#tag subnormal e == 0, m != 0.", "#policy nan-any Any binary32 NaN is accepted."},
-                               e4m3),
-                    e4m3.size()});
+  suites.push_back(
+      {"decode.E4M3FN",
+       suite_text("decode.E4M3FN", "decode E4M3FN", dec_cols,
+                  {"#tag max-normal the largest finite magnitude.", "#tag min-subnormal smallest subnormal.",
+                   "#tag nan NaN words.", "#tag negative-zero signed zero.", "#tag subnormal e == 0, m != 0.",
+                   "#policy nan-any Any binary32 NaN is accepted."},
+                  e4m3),
+       e4m3.size()});
   // W8 codes: two's complement 8 bits, 0x80 illegal (spec 5).
   std::vector<Rec> w8 = {
       {"00", "0 - 0 int - zero"},        {"01", "1 - 1 int - one"},
@@ -108,10 +109,10 @@ std::string make_corpus() {
                                {"#tag w8-minus-128 the one illegal W8 byte."}, w8),
                     w8.size()});
   std::vector<Rec> val = {{"00", "valid - - positive zero scale"}, {"80", "!scale-negative - - negative zero"}};
-  suites.push_back({"validate.NVFP4.scale",
-                    suite_text("validate.NVFP4.scale", "validate NVFP4.scale", "id word expect accept tags comment", {},
-                               val),
-                    val.size()});
+  suites.push_back(
+      {"validate.NVFP4.scale",
+       suite_text("validate.NVFP4.scale", "validate NVFP4.scale", "id word expect accept tags comment", {}, val),
+       val.size()});
   return write_corpus(suites);
 }
 
@@ -126,11 +127,11 @@ std::string make_nan_corpus() {
       {"7fa00000", "7fe0 nan-any nan - signalling NaN: bits 22..16 = 0x20, quiet 0x40"},
       {"7f800001", "7fc0 nan-any nan - signalling NaN whose kept bits are zero: quieted, 0x40"},
   };
-  return write_corpus({{"convert.F32_TO_BF16_RNE",
-                        suite_text("convert.F32_TO_BF16_RNE", "convert F32_TO_BF16_RNE",
-                                   "id src expect accept exact tags comment",
-                                   {"#policy nan-any any NaN of the destination type for a NaN source."}, recs),
-                        recs.size()}});
+  return write_corpus(
+      {{"convert.F32_TO_BF16_RNE",
+        suite_text("convert.F32_TO_BF16_RNE", "convert F32_TO_BF16_RNE", "id src expect accept exact tags comment",
+                   {"#policy nan-any any NaN of the destination type for a NaN source."}, recs),
+        recs.size()}});
 }
 
 std::string reports_dir(const std::string& corpus) {

@@ -34,8 +34,8 @@ TEST_CASE("lift ties rank by count, then by name; raw count alone never wins", "
 
 TEST_CASE("a tag on fewer than an eighth of the failures does not compete", "[runners][diagnosis]") {
   // rare: 1 of 100 failures but on the only case carrying it (lift 100); common: 60 of 100.
-  const auto r = rank_tags_by_lift({{"rare", 1}, {"common", 60}, {"edge", 13}}, 100,
-                                   {{"rare", 1}, {"common", 300}, {"edge", 13}});
+  const auto r =
+      rank_tags_by_lift({{"rare", 1}, {"common", 60}, {"edge", 13}}, 100, {{"rare", 1}, {"common", 300}, {"edge", 13}});
   REQUIRE(r.size() == 2);
   CHECK(r[0].tag == "edge");  // 13 of 100 >= 1/8, lift 13/13
   CHECK(r[1].tag == "common");
@@ -49,11 +49,13 @@ TEST_CASE("diagnose names the over-represented tag and says when no tag stands o
   r.counts[size_t(nc::runners::Verdict::Pass)] = 90;
   r.counts[size_t(nc::runners::Verdict::Fail)] = 10;
   r.judged_tags = {{"edge", 10}, {"ordinary", 90}};
-  for (int i = 0; i < 10; ++i) r.failures.push_back({"t:" + std::to_string(i), "", "", "", "edge,ordinary", "", "", Verdict::Fail, {}});
+  for (int i = 0; i < 10; ++i)
+    r.failures.push_back({"t:" + std::to_string(i), "", "", "", "edge,ordinary", "", "", Verdict::Fail, {}});
   r.judged_tags["ordinary"] = 100;
   auto lines = diagnose(h, r);
   REQUIRE(lines.size() == 2);
-  CHECK(lines[0].rfind("all 10 failures are tagged edge (100% of failures, 10% of replayed cases): an edge case", 0) == 0);
+  CHECK(lines[0].rfind("all 10 failures are tagged edge (100% of failures, 10% of replayed cases): an edge case", 0) ==
+        0);
   CHECK(lines[1].find("tagged ordinary") != std::string::npos);
 
   // The same failures when every case carries both tags: nothing stands out.
@@ -61,6 +63,6 @@ TEST_CASE("diagnose names the over-represented tag and says when no tag stands o
   lines = diagnose(h, r);
   REQUIRE(lines.size() == 3);
   CHECK(lines[0].rfind("no tag stands out (10 of 100 replayed cases fail", 0) == 0);  // headlines
-  CHECK(lines[0].find("table entry") != std::string::npos);  // the decode common path
+  CHECK(lines[0].find("table entry") != std::string::npos);                           // the decode common path
   CHECK(lines[1].find("tagged edge") != std::string::npos);
 }

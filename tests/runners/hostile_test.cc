@@ -76,7 +76,8 @@ TEST_CASE("a daemon an adapter started in a session of its own does not outlive 
   // Ended (and reaped by the runner, its subreaper), or at most a zombie of init's for a moment.
   bool gone = false;
   for (int i = 0; i < 50 && !gone; ++i) {
-    gone = kill(daemon, 0) != 0 || read_text("/proc/" + std::to_string(daemon) + "/stat").find(") Z") != std::string::npos;
+    gone =
+        kill(daemon, 0) != 0 || read_text("/proc/" + std::to_string(daemon) + "/stat").find(") Z") != std::string::npos;
     if (!gone) usleep(100000);
   }
   CHECK(gone);
@@ -118,7 +119,8 @@ TEST_CASE("doubled answers to large requests do not deadlock the runner", "[host
 // suite); that it finds it, and ends, does not.
 TEST_CASE("late doubled answers to large requests are a target problem, and the runner ends", "[hostile]") {
   const std::string dir = make_corpus();
-  CHECK(run_status(replay(std::string(NC_DEFAULT_CORPUS_DIR) + " --suite decode.BF16", hostile("twice-late"), dir)) == 1);
+  CHECK(run_status(replay(std::string(NC_DEFAULT_CORPUS_DIR) + " --suite decode.BF16", hostile("twice-late"), dir)) ==
+        1);
   const nlohmann::json j = nlohmann::json::parse(read_text(reports_dir(dir) + "/r.json"));
   REQUIRE(j.at("suites").size() == 1);
   CHECK_FALSE(j.at("suites")[0].at("target_problem").get<std::string>().empty());
@@ -170,7 +172,8 @@ TEST_CASE("an adapter writing an answer without end is cut off by the line cap, 
   command.replace(command.find("--timeout 5"), 11, "--timeout 300");
   CHECK(run_status(command) == 1);
   const std::string json = read_text(reports_dir(corpus) + "/r.json");
-  CHECK(count(json, "\"target_problem\": \"answer line longer than 67108864 bytes without a newline (starts 'xxxx") == 3);
+  CHECK(count(json, "\"target_problem\": \"answer line longer than 67108864 bytes without a newline (starts 'xxxx") ==
+        3);
 }
 
 // A signal that ends the runner ends its adapters too: each runs in its own process group (out of
@@ -183,19 +186,28 @@ TEST_CASE("a runner ended by SIGTERM, SIGINT or SIGKILL takes its stalled pipe a
     // background command of a non-interactive shell otherwise would.
     write_text(dir + "/run.sh",
                "set -m\n"
-               "'" NC_TEST_CLI "' replay --timeout 300 --corpus " + dir + " --target 'pipe:sh " NC_TEST_HOSTILE_ADAPTER
-               " stall " + dir + "/pid' > /dev/null 2>&1 &\n"
-               "runner=$!\n"
-               "for i in $(seq 100); do [ -s " + dir + "/pid ] && break; sleep 0.1; done\n"
-               "sleep 1  # hello answered, the first request sent and stalled on\n"
-               "pid=$(cat " + dir + "/pid)\n"
-               "kill -0 $pid || exit 3\n"
-               "kill -" + sig + " $runner\n"
-               "wait $runner\n"
-               "echo $? > " + dir + "/rc\n"
-               "for i in $(seq 50); do kill -0 $pid 2> /dev/null || exit 0; sleep 0.1; done\n"
-               "kill -KILL $pid\n"
-               "exit 1\n");
+               "'" NC_TEST_CLI "' replay --timeout 300 --corpus " +
+                   dir + " --target 'pipe:sh " NC_TEST_HOSTILE_ADAPTER " stall " + dir +
+                   "/pid' > /dev/null 2>&1 &\n"
+                   "runner=$!\n"
+                   "for i in $(seq 100); do [ -s " +
+                   dir +
+                   "/pid ] && break; sleep 0.1; done\n"
+                   "sleep 1  # hello answered, the first request sent and stalled on\n"
+                   "pid=$(cat " +
+                   dir +
+                   "/pid)\n"
+                   "kill -0 $pid || exit 3\n"
+                   "kill -" +
+                   sig +
+                   " $runner\n"
+                   "wait $runner\n"
+                   "echo $? > " +
+                   dir +
+                   "/rc\n"
+                   "for i in $(seq 50); do kill -0 $pid 2> /dev/null || exit 0; sleep 0.1; done\n"
+                   "kill -KILL $pid\n"
+                   "exit 1\n");
     INFO("SIG" << sig);
     CHECK(run_status("bash " + dir + "/run.sh") == 0);
     // The runner died of the signal (128 + its number), as it would have without the handler.
@@ -227,8 +239,7 @@ bool all_ended(const std::string& file) {
 // Issue 35 item 9: a process that calls setsid() leaves the target's process group and session, out
 // of reach of the group kill; the runner, the child subreaper, ends it when its command returns.
 // Each command here runs a target whose descendant (or the plugin host itself) did so and spins.
-TEST_CASE("no process a target moved to a session of its own outlives replay, sweep or certify",
-          "[hostile]") {
+TEST_CASE("no process a target moved to a session of its own outlives replay, sweep or certify", "[hostile]") {
   const std::string corpus = make_corpus();
   const std::string out = reports_dir(corpus);
   const std::string daemon = std::string("plugin:") + NC_TEST_PLUGIN_DAEMON;
@@ -241,13 +252,18 @@ TEST_CASE("no process a target moved to a session of its own outlives replay, sw
   const std::vector<Run> runs = {
       {"replay, daemon", "replay --corpus " + corpus + " --target " + daemon, 0},
       {"sweep, daemon", "sweep decode.E4M3FN --no-geometry --jobs 1 --target " + daemon, 0},
-      {"certify, daemon", "certify --allow-modified-corpus --corpus " + corpus + " --target " + daemon + " --out " + out + "/c1", 0},
+      {"certify, daemon",
+       "certify --allow-modified-corpus --corpus " + corpus + " --target " + daemon + " --out " + out + "/c1", 0},
       // The host itself spins in a session of its own: the timeout ends the request, the subreaper the host.
       {"replay, host", "replay --timeout 1 --corpus " + corpus + " --target " + self, 1},
-      {"certify, host", "certify --timeout 1 --allow-modified-corpus --corpus " + corpus + " --target " + self + " --out " + out + "/c2", 1},
+      {"certify, host",
+       "certify --timeout 1 --allow-modified-corpus --corpus " + corpus + " --target " + self + " --out " + out + "/c2",
+       1},
       {"replay, adapter", "replay --jobs 1 --corpus " + corpus + " --target '" + pipe + "'", 1},
       {"sweep, adapter", "sweep decode.E4M3FN --no-geometry --jobs 1 --target '" + pipe + "'", 1},
-      {"certify, adapter", "certify --jobs 1 --allow-modified-corpus --corpus " + corpus + " --target '" + pipe + "' --out " + out + "/c3", 1},
+      {"certify, adapter",
+       "certify --jobs 1 --allow-modified-corpus --corpus " + corpus + " --target '" + pipe + "' --out " + out + "/c3",
+       1},
   };
   for (const Run& r : runs) {
     INFO(r.name);

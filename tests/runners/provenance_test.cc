@@ -65,7 +65,8 @@ TEST_CASE("a verdict names what it covers and what the target did not provide", 
   r.suites = {suite("decode.E2M1", Capability::Decode, 16, 0), suite("decode.BF16", Capability::Decode, 0, 65536),
               suite("convert.F32_TO_BF16_RNE", Capability::Convert, 0, 10750)};
   CHECK(r.conformant());
-  CHECK(verdict_line(r, true) == "CONFORMANT for decode.E2M1 (16 cases); not provided: decode.BF16, convert.F32_TO_BF16_RNE");
+  CHECK(verdict_line(r, true) ==
+        "CONFORMANT for decode.E2M1 (16 cases); not provided: decode.BF16, convert.F32_TO_BF16_RNE");
   const std::string json = report_json(r), junit = report_junit(r);
   CHECK(has(json, "\"verdict\": \"CONFORMANT for decode.E2M1 (16 cases); not provided:"));
   CHECK(has(json, "\"not_provided\": [\n      \"decode.BF16\",\n      \"convert.F32_TO_BF16_RNE\"\n    ]"));
@@ -91,8 +92,9 @@ TEST_CASE("a --require list makes a capability the target does not provide a fai
   r.required = {"decode"};
   CHECK_FALSE(r.conformant());
   CHECK(scope_of(r).unmet == std::vector<std::string>{"decode: not provided (untested cases in decode.BF16)"});
-  CHECK(verdict_line(r, false) == "NOT CONFORMANT: required decode: not provided (untested cases in decode.BF16); "
-                                  "judged decode.E2M1, convert.F32_TO_BF16_RNE (10766 cases); not provided: decode.BF16");
+  CHECK(verdict_line(r, false) ==
+        "NOT CONFORMANT: required decode: not provided (untested cases in decode.BF16); "
+        "judged decode.E2M1, convert.F32_TO_BF16_RNE (10766 cases); not provided: decode.BF16");
   r.required = {"encode.*"};
   CHECK(scope_of(r).unmet == std::vector<std::string>{"encode.*: no selected suite matches"});
   r.required = {"all"};
@@ -116,8 +118,9 @@ TEST_CASE("replay --require on the CLI: exit 1 and the summary says what is miss
   CHECK(run_status(base + " --suite decode.E4M3FN --require validate.NVFP4.scale >" + corpus + "/o.txt") == 1);
   CHECK(has(read_text(corpus + "/o.txt"), "required validate.NVFP4.scale: no selected suite matches"));
   CHECK(run_status(base + " --require decod.E4M3FN 2>" + corpus + "/e.txt") == 2);
-  CHECK(has(read_text(corpus + "/e.txt"), "--require 'decod.E4M3FN' names no suite of the corpus and no capability "
-                                          "(all, decode, validate, "));
+  CHECK(has(read_text(corpus + "/e.txt"),
+            "--require 'decod.E4M3FN' names no suite of the corpus and no capability "
+            "(all, decode, validate, "));
   CHECK(nc::runners::require_entry_names_something("validate-tensor", {}));
   CHECK(nc::runners::require_entry_names_something("decode.*", {"decode.E2M1"}));
   CHECK_FALSE(nc::runners::require_entry_names_something("decode.*", {"convert.F32_TO_BF16_RNE"}));
@@ -138,7 +141,8 @@ TEST_CASE("the shipped corpus is official, any other manifest is MODIFIED", "[pr
 TEST_CASE("a forged corpus passes verification but replay, certify and show call it MODIFIED", "[provenance][cli]") {
   const std::string dir = forged_corpus();
   const std::string out = dir + "/out.txt", err = dir + "/err.txt";
-  const std::string replay = cli() + " replay --target cpu --suite decode.E2M1 --json " + reports_dir(dir) + "/r.json --corpus ";
+  const std::string replay =
+      cli() + " replay --target cpu --suite decode.E2M1 --json " + reports_dir(dir) + "/r.json --corpus ";
   // The official corpus, for contrast.
   CHECK(run_status(replay + NC_DEFAULT_CORPUS_DIR + " >" + out) == 0);
   CHECK(has(read_text(out), "\ncorpus: official 0.1.0 (manifest sha256 "));
@@ -153,9 +157,9 @@ TEST_CASE("a forged corpus passes verification but replay, certify and show call
   CHECK(has(read_text(err), "is not the official corpus"));
   CHECK_FALSE(std::filesystem::exists(reports_dir(dir) + "/cert/certificate.md"));
   CHECK(run_status(certify + " --allow-modified-corpus >" + out + " 2>" + err) == 1);
-  CHECK(has(read_text(reports_dir(dir) + "/cert/certificate.md"),
-            "| corpus | MODIFIED (manifest sha256 " + nc::corpus::manifest_sha256_of(dir) +
-                "), certified with --allow-modified-corpus |"));
+  CHECK(has(read_text(reports_dir(dir) + "/cert/certificate.md"), "| corpus | MODIFIED (manifest sha256 " +
+                                                                      nc::corpus::manifest_sha256_of(dir) +
+                                                                      "), certified with --allow-modified-corpus |"));
   CHECK(has(read_text(reports_dir(dir) + "/cert/certificate.json"), "\"corpus_official\": false"));
 
   CHECK(run_status(cli() + " show decode.E2M1 --corpus " + dir + " >" + out + " 2>" + err) == 0);

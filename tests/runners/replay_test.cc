@@ -63,7 +63,7 @@ TEST_CASE("a correct plugin passes, with policies and untested capabilities repo
   CHECK(r.target_version == "good");
   const SuiteResult& e4 = r.suites[0];
   CHECK(count(e4, Verdict::Pass) == 9);
-  CHECK(count(e4, Verdict::PassUnderPolicy) == 1);  // ff -> ffc00000 where the record names 7fc00000
+  CHECK(count(e4, Verdict::PassUnderPolicy) == 1);              // ff -> ffc00000 where the record names 7fc00000
   CHECK(e4.policies_used == std::set<std::string>{"nan-any"});  // the sign differs: nan-payload does not hold
   check_w8_suite_passes(r);
   CHECK(count(r.suites[2], Verdict::Untested) == 2);  // validate is not provided: untested, not passed
@@ -86,7 +86,8 @@ TEST_CASE("one wrong bit in E4M3FN decode is one failure, named and measured", "
   CHECK(*f.ulp == 1);
   CHECK(count(e4, Verdict::Pass) + count(e4, Verdict::PassUnderPolicy) == 9);
   check_w8_suite_passes(r);
-  CHECK(count(r.suites[2], Verdict::Pass) + count(r.suites[2], Verdict::ExpectedRejection) == 2);  // the codec validates
+  CHECK(count(r.suites[2], Verdict::Pass) + count(r.suites[2], Verdict::ExpectedRejection) ==
+        2);  // the codec validates
   CHECK_FALSE(r.conformant());
 }
 
@@ -248,8 +249,9 @@ TEST_CASE("certificates carry the sweeps: coverage, findings, not-provided domai
   CHECK(!certified_conformant(good, wrong));  // a clean replay does not outweigh a sweep finding
   auto caps = capability_verdicts(good, wrong);
   CHECK(caps[size_t(Capability::Decode)].verdict == "not conformant");
-  CHECK(certificate_markdown(good, wrong, "T").find("- decode.E4M3FN: word:off-by-one-ulp 1; first: input `38`, "
-                                                    "expected `3f800000`, actual `3f800001`") != std::string::npos);
+  CHECK(certificate_markdown(good, wrong, "T")
+            .find("- decode.E4M3FN: word:off-by-one-ulp 1; first: input `38`, "
+                  "expected `3f800000`, actual `3f800001`") != std::string::npos);
   auto j = nlohmann::json::parse(certificate_json(good, wrong, "T"));
   CHECK(j["conformant"] == false);
   CHECK(j["sweeps"][0]["classes"]["word:off-by-one-ulp"] == 1);
@@ -269,9 +271,11 @@ TEST_CASE("lint and replay refuse a re-hashed record whose word has the wrong wi
   const std::string dir = mkdtemp(tmpl);
   const std::string suite = "validate.NVFP4.scale", word = "8";  // an E4M3FN scale word is 2 digits
   const std::string id = suite + ":" + nc::corpus::sha256_hex(suite + "\n" + word).substr(0, 12);
-  const std::string text = "#ninfer-conform-vectors 1\n#suite " + suite +
-                           "\n#op validate NVFP4.scale\n#about t\n#spec 3.3\n#columns id word expect accept tags comment\n"
-                           "#records 1\n" + id + " " + word + " valid - - one digit\n";
+  const std::string text =
+      "#ninfer-conform-vectors 1\n#suite " + suite +
+      "\n#op validate NVFP4.scale\n#about t\n#spec 3.3\n#columns id word expect accept tags comment\n"
+      "#records 1\n" +
+      id + " " + word + " valid - - one digit\n";
   const std::string zst = nc::corpus::zstd_compress(text);
   write_text(dir + "/" + suite + ".vec.zst", zst);
   nc::corpus::Manifest m;

@@ -42,8 +42,8 @@ TEST_CASE("policies grant only their documented alternative, and only when the r
   auto p = j(D, B32, "7fc00000", "nan-any", "ffc00001");
   CHECK(p.verdict == Verdict::PassUnderPolicy);
   CHECK(p.policy == "nan-any");
-  CHECK(j(D, B32, "7fc00000", "-", "ffc00001").verdict == Verdict::Fail);          // not named: fail
-  CHECK(j(D, B32, "7fc00000", "nan-any", "3f800000").verdict == Verdict::Fail);    // not a NaN
+  CHECK(j(D, B32, "7fc00000", "-", "ffc00001").verdict == Verdict::Fail);               // not named: fail
+  CHECK(j(D, B32, "7fc00000", "nan-any", "3f800000").verdict == Verdict::Fail);         // not a NaN
   CHECK(j(D, B32, "7fc00000", "made-up-policy", "ffc00001").verdict == Verdict::Fail);  // unknown
   CHECK_FALSE(policy_known("made-up-policy"));
   auto c = j(Capability::Convert, word_result(WordType::BF16), "7fc1", "nan-any,nan-canonical", "7fc0");
@@ -67,8 +67,7 @@ TEST_CASE("rejections: the target must refuse, and for tensors name the rule", "
   CHECK(a.note == "accepted what must be rejected");
   CHECK(j(Capability::Reconstruct, B32, "!code-illegal", "-", "invalid").verdict == Verdict::ExpectedRejection);
   CHECK(j(Capability::Reconstruct, B32, "!code-illegal", "-", "c3000000").verdict == Verdict::Fail);
-  CHECK(j(Capability::Validate, kTextResult, "!scale-negative", "-", "invalid").verdict ==
-        Verdict::ExpectedRejection);
+  CHECK(j(Capability::Validate, kTextResult, "!scale-negative", "-", "invalid").verdict == Verdict::ExpectedRejection);
   CHECK(j(Capability::Validate, kTextResult, "valid", "-", "invalid").verdict == Verdict::Fail);
   CHECK(j(Capability::Parse, kTextResult, "!unknown-format", "-", "reject").verdict == Verdict::ExpectedRejection);
   CHECK(j(Capability::Parse, kTextResult, "!unknown-format", "-", "NVFP4").verdict == Verdict::Fail);
@@ -140,7 +139,8 @@ TEST_CASE("NaN departures are named by what changed", "[verdict][policy]") {
   // E4M3FN: only the sign can differ.
   CHECK(token_nan_departure(word_result(WordType::E4M3FN), "ff", "7f") == kSignDropped);
   CHECK(token_nan_departure(word_result(WordType::BF16), "ffc1", "3f80") == 0);  // not a NaN: no departure
-  CHECK(departure_profile({{"NaN sign dropped", 12}, {"NaN payload dropped", 21}, {"signalling NaN kept signalling", 8}}) ==
+  CHECK(departure_profile(
+            {{"NaN sign dropped", 12}, {"NaN payload dropped", 21}, {"signalling NaN kept signalling", 8}}) ==
         "NaN payload dropped (21), NaN sign dropped (12), signalling NaN kept signalling (8)");
   CHECK(policy_qualifier({}) == "");
   CHECK(policy_qualifier({"nan-any"}) == "under policy nan-any");

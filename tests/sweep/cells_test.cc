@@ -121,7 +121,8 @@ TEST_CASE("cells survive the report's JSON and merge; cells that do not add up a
   CHECK(nc::sweep::to_json(back) == nc::sweep::to_json(whole));
 
   std::vector<nc::sweep::ShardReport> shards;
-  for (uint64_t k = 0; k < 3; ++k) shards.push_back({"shard" + std::to_string(k), sweep_of("convert.F32_TO_BF16_RNE", t, 65537, {k, 3})});
+  for (uint64_t k = 0; k < 3; ++k)
+    shards.push_back({"shard" + std::to_string(k), sweep_of("convert.F32_TO_BF16_RNE", t, 65537, {k, 3})});
   std::vector<Report> merged;
   REQUIRE(nc::sweep::merge(shards, &merged, &error));
   REQUIRE(merged.size() == 1);

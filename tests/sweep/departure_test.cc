@@ -12,9 +12,9 @@ namespace {
 int convert(nc_recipe, const uint32_t* src, size_t n, uint32_t* out) {
   for (size_t k = 0; k < n; ++k) {
     const uint32_t w = src[k];
-    if (w >> 31) out[k] = 0x7fc0;                        // negative NaN: canonical positive NaN
-    else if (!(w & 0x400000)) out[k] = w >> 16 | 1;      // signalling: kept signalling, payload kept
-    else out[k] = 0x7fc0;                                // quiet with payload: payload dropped
+    if (w >> 31) out[k] = 0x7fc0;                    // negative NaN: canonical positive NaN
+    else if (!(w & 0x400000)) out[k] = w >> 16 | 1;  // signalling: kept signalling, payload kept
+    else out[k] = 0x7fc0;                            // quiet with payload: payload dropped
   }
   return NC_OK;
 }

@@ -32,8 +32,11 @@ Env env(std::map<std::string, std::string> vars) { return Env(std::move(vars)); 
 
 std::map<std::string, std::string> slurm(const std::string& id, const std::string& min, const std::string& max,
                                          const std::string& step, const std::string& count) {
-  return {{"SLURM_ARRAY_TASK_ID", id}, {"SLURM_ARRAY_TASK_MIN", min}, {"SLURM_ARRAY_TASK_MAX", max},
-          {"SLURM_ARRAY_TASK_STEP", step}, {"SLURM_ARRAY_TASK_COUNT", count}};
+  return {{"SLURM_ARRAY_TASK_ID", id},
+          {"SLURM_ARRAY_TASK_MIN", min},
+          {"SLURM_ARRAY_TASK_MAX", max},
+          {"SLURM_ARRAY_TASK_STEP", step},
+          {"SLURM_ARRAY_TASK_COUNT", count}};
 }
 
 }  // namespace
@@ -55,11 +58,11 @@ TEST_CASE("no scheduler variables: no shard, no error", "[shard]") {
 TEST_CASE("Slurm arrays: any first index, with or without a step", "[shard]") {
   CHECK(env(slurm("1", "1", "8", "1", "8")).is(0, 8));  // --array=1-8
   CHECK(env(slurm("8", "1", "8", "1", "8")).is(7, 8));
-  CHECK(env(slurm("0", "0", "15", "1", "16")).is(0, 16));  // --array=0-15
+  CHECK(env(slurm("0", "0", "15", "1", "16")).is(0, 16));     // --array=0-15
   CHECK(env(slurm("105", "100", "107", "1", "8")).is(5, 8));  // --array=100-107
-  CHECK(env(slurm("8", "0", "12", "4", "4")).is(2, 4));  // --array=0-15:4 runs 0, 4, 8, 12
-  CHECK(env(slurm("8", "0", "15", "4", "4")).is(2, 4));  // the same if MAX were the range's bound
-  CHECK(env(slurm("7", "1", "7", "2", "4")).is(3, 4));  // --array=1-7:2 runs 1, 3, 5, 7
+  CHECK(env(slurm("8", "0", "12", "4", "4")).is(2, 4));       // --array=0-15:4 runs 0, 4, 8, 12
+  CHECK(env(slurm("8", "0", "15", "4", "4")).is(2, 4));       // the same if MAX were the range's bound
+  CHECK(env(slurm("7", "1", "7", "2", "4")).is(3, 4));        // --array=1-7:2 runs 1, 3, 5, 7
   // Only ID, MIN and COUNT (or MAX) are needed; STEP defaults to 1.
   CHECK(env({{"SLURM_ARRAY_TASK_ID", "3"}, {"SLURM_ARRAY_TASK_MIN", "1"}, {"SLURM_ARRAY_TASK_COUNT", "4"}}).is(2, 4));
   CHECK(env({{"SLURM_ARRAY_TASK_ID", "3"}, {"SLURM_ARRAY_TASK_MIN", "1"}, {"SLURM_ARRAY_TASK_MAX", "4"}}).is(2, 4));
@@ -112,11 +115,13 @@ TEST_CASE("malformed values are errors naming the variable", "[shard]") {
 TEST_CASE("two engines: the same shard is fine, different shards are an error naming both", "[shard]") {
   CHECK(env({{"GTEST_SHARD_INDEX", "1"}, {"GTEST_TOTAL_SHARDS", "4"}, {"CI_NODE_INDEX", "2"}, {"CI_NODE_TOTAL", "4"}})
             .is(1, 4));
-  Env clash = env({{"GTEST_SHARD_INDEX", "0"}, {"GTEST_TOTAL_SHARDS", "4"}, {"JOB_COMPLETION_INDEX", "2"},
-             {"JOB_COMPLETIONS", "4"}});
+  Env clash = env({{"GTEST_SHARD_INDEX", "0"},
+                   {"GTEST_TOTAL_SHARDS", "4"},
+                   {"JOB_COMPLETION_INDEX", "2"},
+                   {"JOB_COMPLETIONS", "4"}});
   CHECK_FALSE(clash.shard);
-  CHECK_THAT(clash.error, Contains("GTEST_SHARD_INDEX=0") && Contains("JOB_COMPLETION_INDEX=2") &&
-                              Contains("0/4") && Contains("2/4"));
+  CHECK_THAT(clash.error, Contains("GTEST_SHARD_INDEX=0") && Contains("JOB_COMPLETION_INDEX=2") && Contains("0/4") &&
+                              Contains("2/4"));
 }
 
 namespace {
@@ -179,7 +184,8 @@ TEST_CASE("merge refuses missing, duplicated and overlapping shards, naming them
 TEST_CASE("merge refuses shards of another target, build, size or stride, naming the files", "[merge]") {
   ShardReport other = part("b", 1, 2);
   other.report.target = "plugin:x.so";
-  CHECK_THAT(refusal({part("a", 0, 2), other}), Contains("a and b are of a different target ('cpu' and 'plugin:x.so')"));
+  CHECK_THAT(refusal({part("a", 0, 2), other}),
+             Contains("a and b are of a different target ('cpu' and 'plugin:x.so')"));
   other = part("b", 1, 2);
   other.report.reference = "ninfer-conform 9";
   CHECK_THAT(refusal({part("a", 0, 2), other}), Contains("different reference"));
@@ -259,7 +265,8 @@ TEST_CASE("a sweep report reads back as written, and one of wrong types or impos
   // Counts that no sweep of shard 1/2, stride 3 can produce.
   CHECK_THAT(parse_error(with("covered", 18)), Contains("exceed the 17 inputs shard 1/2 reaches with stride 3"));
   CHECK_THAT(parse_error(with("errored", 1)), Contains("exceed the 17 inputs"));
-  CHECK_THAT(parse_error(with("invalid", 1)), Contains("covered + unsupported + errored + invalid exceed the 17 inputs"));
+  CHECK_THAT(parse_error(with("invalid", 1)),
+             Contains("covered + unsupported + errored + invalid exceed the 17 inputs"));
   CHECK_THAT(parse_error(with("stride", 0)), Contains("at least 1"));
   CHECK_THAT(parse_error(with("mismatches", 3)), Contains("\"mismatches\" is not the sum of \"classes\""));
   CHECK_THAT(parse_error(with("accepted", {{"nan-any", 16}})), Contains("exceed \"covered\""));

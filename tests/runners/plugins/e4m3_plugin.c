@@ -44,8 +44,7 @@ static void note_pid(pid_t pid) {
 }
 static void leave_session_and_spin(void) {
   setsid();
-  for (volatile unsigned long spin = 0;; ++spin) {
-  }
+  for (volatile unsigned long spin = 0;; ++spin) {}
 }
 #endif
 
@@ -95,7 +94,17 @@ static int decode(nc_word_type wt, const uint32_t* words, size_t n, uint32_t* ou
   return NC_EUNSUPPORTED;
 }
 
-static const nc_plugin_v1 kTable = {
-    NC_PLUGIN_ABI_VERSION, "runner-test-plugin", NC_TEST_VARIANT, decode, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+static const nc_plugin_v1 kTable = {NC_PLUGIN_ABI_VERSION,
+                                    "runner-test-plugin",
+                                    NC_TEST_VARIANT,
+                                    decode,
+                                    NULL,
+                                    NULL,
+                                    NULL,
+                                    NULL,
+                                    NULL,
+                                    NULL,
+                                    NULL,
+                                    NULL};
 
 const nc_plugin_v1* ninfer_conform_plugin_v1(void) { return &kTable; }
