@@ -57,7 +57,11 @@ TEST_CASE("abi_answer: layout offsets, and a version 1 table reports the layout 
         "ok 0/7680 516/7680 7348/7680");
   CHECK(answer(t, "layout NVFP4 no-such-layout 300x272:0:0").rfind("error ", 0) == 0);
   CHECK(answer(t, "layout Q4G64_F16S blockscale-k16-m128x4-v1 300x272:0:0") == "unsupported");
-  CHECK(answer(t, "layout NVFP4 blockscale-k16-m128x4-v1 300x272:300:0").rfind("error ", 0) == 0);
+  // A coordinate outside the logical scale matrix, or K not a multiple of 16, is refused alone
+  // (FORMAT.md "Layout refusals"): the runner judges `invalid` against the record's !index/!shape.
+  CHECK(answer(t, "layout NVFP4 blockscale-k16-m128x4-v1 300x272:300:0") == "ok invalid");
+  CHECK(answer(t, "layout NVFP4 blockscale-k16-m128x4-v1 300x272:0:0 300x270:0:0 300x272:0:17 300x272:32:4") ==
+        "ok 0/7680 invalid invalid 516/7680");
   // A version 1 plugin's table ends before layout_offsets: whatever lies there is never called.
   nc_plugin_v1 v1 = t;
   v1.abi_version = 1;
