@@ -94,8 +94,8 @@ foreach(adapter IN LISTS nc_tp_framework_tests)
                        LABELS thirdparty SKIP_RETURN_CODE 77 TIMEOUT 300)
 endforeach()
 
-# The committed certificates as `ninfer-conform verify` sees them: every digest holds; those made
-# with an identity check whole, the older ones fail on the identity alone until re-certified.
+# The committed certificates as `ninfer-conform verify` sees them: every digest holds, every
+# identity is whole, each folder's files agree.
 if(TARGET ninfer-conform)
   add_test(NAME "thirdparty: committed certificates verify"
            COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/implementations.py
