@@ -1,4 +1,4 @@
-"""Issue 31 item 4 for ml_dtypes: the in-process twin of the pipe adapter certifies with the
+"""Issue 31 item 4 for ml_dtypes: the pipe adapter's description run in process certifies with the
 committed certificate's findings (docs/certifications/ml_dtypes/expected-findings.json, which
 certify.py --check holds the pipe adapter to): the whole corpus, every convert and decode domain
 swept whole."""
@@ -14,8 +14,8 @@ import ninfer_conform
 @pytest.mark.skipif(not os.environ.get("NC_PYTHON_LONG"), reason="whole sweeps (minutes): set NC_PYTHON_LONG=1")
 def test_in_process_ml_dtypes_has_the_committed_findings(tmp_path, source):
     import certify  # targets/thirdparty/certify.py
-    import ml_dtypes_target
-    cert = ninfer_conform.certify(ml_dtypes_target.TARGET, out=tmp_path, sweep=certify.SWEEP_DOMAINS, stride=1,
+    import ml_dtypes_adapter
+    cert = ninfer_conform.certify(ml_dtypes_adapter.adapter(), out=tmp_path, sweep=certify.SWEEP_DOMAINS, stride=1,
                                   jobs=2, max_failures=certify.MAX_LISTED_FAILURES)
     with open(os.path.join(source, "docs", "certifications", "ml_dtypes", "expected-findings.json")) as f:
         expected = json.load(f)

@@ -108,9 +108,15 @@ def unsupported_as_answer(fn):
     return wrapped
 
 
-if __name__ == "__main__":
+def adapter():
+    """This library's conversions as one description: what the pipe serves (below) and an
+    in-process target of the Python package (nc_pipe.Adapter)."""
     version = "%s+torch-%s" % (md.version("compressed-tensors"), md.version("torch"))
-    nc_pipe.serve("compressed-tensors", version,
-                  {"decode": (("E2M1",), decode),
-                   "dequantize": (NVFP4, unsupported_as_answer(dequantize)),
-                   "reconstruct": (NVFP4, unsupported_as_answer(reconstruct))})
+    return nc_pipe.Adapter("compressed-tensors", version,
+                           {"decode": (("E2M1",), decode),
+                            "dequantize": (NVFP4, unsupported_as_answer(dequantize)),
+                            "reconstruct": (NVFP4, unsupported_as_answer(reconstruct))})
+
+
+if __name__ == "__main__":
+    nc_pipe.serve(adapter())

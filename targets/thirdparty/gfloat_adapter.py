@@ -87,6 +87,12 @@ def refused(fi, sat, words):
     return bad[:8] + (["..."] if len(bad) > 8 else [])
 
 
-if __name__ == "__main__":
+def adapter():
+    """This library's conversions as one description: what the pipe serves (below) and an
+    in-process target of the Python package (nc_pipe.Adapter)."""
     version = "%s+numpy-%s" % (md.version("gfloat"), md.version("numpy"))
-    nc_pipe.serve("gfloat", version, {"decode": (DECODE_TYPES, decode), "convert": (RECIPES, convert)})
+    return nc_pipe.Adapter("gfloat", version, {"decode": (DECODE_TYPES, decode), "convert": (RECIPES, convert)})
+
+
+if __name__ == "__main__":
+    nc_pipe.serve(adapter())

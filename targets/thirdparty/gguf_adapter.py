@@ -47,6 +47,12 @@ def convert(recipe, words):
     return out.view("<u2").astype(np.uint32)
 
 
-if __name__ == "__main__":
+def adapter():
+    """This library's conversions as one description: what the pipe serves (below) and an
+    in-process target of the Python package (nc_pipe.Adapter)."""
     version = "%s+numpy-%s" % (md.version("gguf"), md.version("numpy"))
-    nc_pipe.serve("gguf", version, {"decode": (WORD_TYPES, decode), "convert": (tuple(RECIPES), convert)})
+    return nc_pipe.Adapter("gguf", version, {"decode": (WORD_TYPES, decode), "convert": (tuple(RECIPES), convert)})
+
+
+if __name__ == "__main__":
+    nc_pipe.serve(adapter())

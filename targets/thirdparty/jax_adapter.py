@@ -60,6 +60,12 @@ def convert(recipe, words):
     return np.asarray(astype(dtype)(words.view(np.float32))).view(storage) & mask
 
 
-if __name__ == "__main__":
+def adapter():
+    """This library's conversions as one description: what the pipe serves (below) and an
+    in-process target of the Python package (nc_pipe.Adapter)."""
     version = "%s+jaxlib-%s" % (md.version("jax"), md.version("jaxlib"))
-    nc_pipe.serve("jax", version, {"decode": (DECODE_TYPES, decode), "convert": (RECIPES, convert)})
+    return nc_pipe.Adapter("jax", version, {"decode": (DECODE_TYPES, decode), "convert": (RECIPES, convert)})
+
+
+if __name__ == "__main__":
+    nc_pipe.serve(adapter())

@@ -56,6 +56,12 @@ def convert(recipe, words):
     return words.view(np.float32).astype(dtype).view(storage) & mask
 
 
-if __name__ == "__main__":
+def adapter():
+    """This library's conversions as one description: what the pipe serves (below) and an
+    in-process target of the Python package (nc_pipe.Adapter)."""
     version = "%s+numpy-%s" % (md.version("ml_dtypes"), md.version("numpy"))
-    nc_pipe.serve("ml_dtypes", version, {"decode": (DECODE_TYPES, decode), "convert": (RECIPES, convert)})
+    return nc_pipe.Adapter("ml_dtypes", version, {"decode": (DECODE_TYPES, decode), "convert": (RECIPES, convert)})
+
+
+if __name__ == "__main__":
+    nc_pipe.serve(adapter())

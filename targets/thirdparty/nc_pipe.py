@@ -11,6 +11,11 @@ response tokens (strings) after `ok`.
 numpy (and each adapter's library) is imported on the first request that needs it, not at
 start-up: an adapter asked only for what it answers `unsupported` (most suites), or restarted after
 a failure, starts at once.
+
+The same description runs in process too (issue 31, README "From Python"): an `Adapter` is both
+what `serve` answers on the pipe and a target object of the Python package, whose `decode` and
+`convert` methods are the handlers themselves, so the two paths cannot drift. The token ops
+(`reconstruct`, `dequantize`) are served on the pipe only.
 """
 import sys
 
@@ -51,11 +56,32 @@ def binary_reply(handlers, op, selector, payload):
     return b"ok\n" + result.tobytes() + validity
 
 
-def serve(name, version, handlers, info=None):
+class Adapter:
+    """One library's conversions: name, version, handlers (op -> (selectors, fn)) and info (a
+    function returning {KEY: VALUE} of the configuration the conversions run in: dispatch level,
+    threads, shapes; None when the library reports none). `serve(adapter)` answers the pipe;
+    the object itself is an in-process target of the Python package (its decode and convert)."""
+
+    def __init__(self, name, version, handlers, info=None):
+        self.name, self.version, self.handlers, self.info = name, version, handlers, info
+
+    def _words(self, op, selector, words):
+        if op not in self.handlers or selector not in self.handlers[op][0]:
+            return None  # unsupported, as on the pipe
+        return run(self.handlers, op, selector, words)
+
+    def decode(self, word_type, words):
+        return self._words("decode", word_type, words)
+
+    def convert(self, recipe, words):
+        return self._words("convert", recipe, words)
+
+
+def serve(adapter):
     """Answers requests on stdin until it closes. A request whose selector is not in the handler's
-    selectors is answered `unsupported` without calling fn (and so without importing anything).
-    info: a function returning {KEY: VALUE} of the configuration the conversions run in (dispatch
-    level, threads, shapes) for `info 1`; without it `info` is unsupported."""
+    selectors is answered `unsupported` without calling fn (and so without importing anything);
+    `info 1` is unsupported for an adapter without info."""
+    name, version, handlers, info = adapter.name, adapter.version, adapter.handlers, adapter.info
     inp, out = sys.stdin.buffer, sys.stdout.buffer
     for raw in iter(inp.readline, b""):
         tokens = raw.decode("ascii", "replace").rstrip("\n").split(" ")

@@ -27,5 +27,11 @@ def convert(recipe, words):
     return words.view(np.float32).astype(np.float16).view(np.uint16)
 
 
+def adapter():
+    """This library's conversions as one description: what the pipe serves (below) and an
+    in-process target of the Python package (nc_pipe.Adapter)."""
+    return nc_pipe.Adapter("numpy", md.version("numpy"), {"decode": (("F16",), decode), "convert": (("F32_TO_F16_RNE",), convert)})
+
+
 if __name__ == "__main__":
-    nc_pipe.serve("numpy", md.version("numpy"), {"decode": (("F16",), decode), "convert": (("F32_TO_F16_RNE",), convert)})
+    nc_pipe.serve(adapter())

@@ -131,10 +131,16 @@ def dequantize(fmt, tokens):
     return [",".join("%08x" % w for w in dequantize_row(c, s).reshape(-1).tolist())]
 
 
-if __name__ == "__main__":
+def adapter():
+    """This library's conversions as one description: what the pipe serves (below) and an
+    in-process target of the Python package (nc_pipe.Adapter)."""
     if RUNTIME:
         name, version = "onnxruntime", "%s+onnx-%s" % (md.version("onnxruntime"), md.version("onnx"))
     else:
         name, version = "onnx-reference", "%s+ml_dtypes-%s" % (md.version("onnx"), md.version("ml_dtypes"))
-    nc_pipe.serve(name, version, {"decode": (DECODE_TYPES, decode), "convert": (RECIPES, convert),
-                                  "reconstruct": (FP8_ROW, reconstruct), "dequantize": (FP8_ROW, dequantize)})
+    return nc_pipe.Adapter(name, version, {"decode": (DECODE_TYPES, decode), "convert": (RECIPES, convert),
+                                           "reconstruct": (FP8_ROW, reconstruct), "dequantize": (FP8_ROW, dequantize)})
+
+
+if __name__ == "__main__":
+    nc_pipe.serve(adapter())

@@ -94,6 +94,12 @@ def info():
             "cpu_capabilities": ",".join(core.get_property("CPU", "OPTIMIZATION_CAPABILITIES"))}
 
 
+def adapter():
+    """This library's conversions as one description: what the pipe serves (below) and an
+    in-process target of the Python package (nc_pipe.Adapter)."""
+    return nc_pipe.Adapter("openvino-static" if STATIC else "openvino", md.version("openvino"),
+                           {"decode": (DECODE_TYPES, decode), "convert": (RECIPES, convert)}, info)
+
+
 if __name__ == "__main__":
-    nc_pipe.serve("openvino-static" if STATIC else "openvino", md.version("openvino"),
-                  {"decode": (DECODE_TYPES, decode), "convert": (RECIPES, convert)}, info)
+    nc_pipe.serve(adapter())

@@ -42,6 +42,12 @@ def convert(recipe, words):
     return cast_words(words.astype("<u4"), pa.float32(), pa.float16(), "<u2").astype(np.uint32)
 
 
-if __name__ == "__main__":
+def adapter():
+    """This library's conversions as one description: what the pipe serves (below) and an
+    in-process target of the Python package (nc_pipe.Adapter)."""
     version = "%s+numpy-%s" % (md.version("pyarrow"), md.version("numpy"))
-    nc_pipe.serve("pyarrow", version, {"decode": (("F16",), decode), "convert": (("F32_TO_F16_RNE",), convert)})
+    return nc_pipe.Adapter("pyarrow", version, {"decode": (("F16",), decode), "convert": (("F32_TO_F16_RNE",), convert)})
+
+
+if __name__ == "__main__":
+    nc_pipe.serve(adapter())

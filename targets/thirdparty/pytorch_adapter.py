@@ -82,7 +82,13 @@ def info():
             "threads": torch.get_num_threads(), "layout": "strided" if STRIDED else "contiguous"}
 
 
-if __name__ == "__main__":
+def adapter():
+    """This library's conversions as one description: what the pipe serves (below) and an
+    in-process target of the Python package (nc_pipe.Adapter)."""
     version = "%s+numpy-%s" % (md.version("torch"), md.version("numpy"))
-    nc_pipe.serve("pytorch-strided" if STRIDED else "pytorch", version,
-                  {"decode": (DECODE_TYPES, decode), "convert": (RECIPES, convert)}, info)
+    return nc_pipe.Adapter("pytorch-strided" if STRIDED else "pytorch", version,
+                           {"decode": (DECODE_TYPES, decode), "convert": (RECIPES, convert)}, info)
+
+
+if __name__ == "__main__":
+    nc_pipe.serve(adapter())

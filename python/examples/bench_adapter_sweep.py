@@ -1,7 +1,9 @@
-"""The speed of an in-process sweep (issue 31): ml_dtypes' float32 -> bfloat16 cast, 2 jobs, in one
-run: (1) the cast's own rate over the same inputs in the runner's batches of 65536 on 2 threads,
-(2) `sweep convert.F32_TO_BF16_RNE` of the in-process target, (3) the same sweep through the pipe
-adapter. Usage: bench_ml_dtypes_bf16.py [STRIDE] (1 in STRIDE of the 2^32 inputs; default 17)."""
+"""The speed of an in-process sweep (issue 31): one adapter's float32 conversion, 2 jobs, in one run:
+(1) the cast's own rate over the same inputs in the runner's batches of 65536 on 2 threads, (2)
+`sweep convert.RECIPE` of the adapter in process (targets/thirdparty/ADAPTER_adapter.py's
+adapter()), (3) the same sweep through the pipe adapter.
+Usage: bench_adapter_sweep.py [ADAPTER [RECIPE [STRIDE]]] (defaults ml_dtypes, F32_TO_BF16_RNE, 17:
+1 in STRIDE of the 2^32 inputs)."""
 import os
 import subprocess
 import sys
@@ -16,10 +18,14 @@ CLI = os.path.join(os.path.dirname(sys.executable), "ninfer-conform")  # the con
 
 SOURCE = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(SOURCE, "targets", "thirdparty"))
-import ml_dtypes_target  # noqa: E402
+import importlib  # noqa: E402
 
-STRIDE = int(sys.argv[1]) if len(sys.argv) > 1 else 17
-JOBS, BATCH, DOMAIN = 2, 1 << 16, "convert.F32_TO_BF16_RNE"
+ADAPTER = sys.argv[1] if len(sys.argv) > 1 else "ml_dtypes"
+RECIPE = sys.argv[2] if len(sys.argv) > 2 else "F32_TO_BF16_RNE"
+TARGET = importlib.import_module(ADAPTER + "_adapter").adapter()
+
+STRIDE = int(sys.argv[3]) if len(sys.argv) > 3 else 17
+JOBS, BATCH, DOMAIN = 2, 1 << 16, "convert." + RECIPE
 inputs = -(-(1 << 32) // STRIDE)
 
 
@@ -29,7 +35,7 @@ def own_rate():
         out = None
         for first in range(lo, hi, BATCH):
             words = (np.arange(first, min(first + BATCH, hi), dtype=np.uint64) * STRIDE).astype(np.uint32)
-            out = ml_dtypes_target.TARGET.convert("F32_TO_BF16_RNE", words)
+            out = TARGET.convert(RECIPE, words)
         return out
     start = time.perf_counter()
     threads = [threading.Thread(target=work, args=(k * inputs // JOBS, (k + 1) * inputs // JOBS)) for k in range(JOBS)]
@@ -52,9 +58,9 @@ def sweep_rate(target):
 
 
 own = own_rate()
-inproc = sweep_rate(ml_dtypes_target.TARGET)
-pipe = sweep_rate("pipe:%s %s" % (sys.executable, os.path.join(SOURCE, "targets", "thirdparty", "ml_dtypes_adapter.py")))
-print("%d inputs (1 in %d of 2^32), %d jobs" % (inputs, STRIDE, JOBS))
+inproc = sweep_rate(TARGET)
+pipe = sweep_rate("pipe:%s %s" % (sys.executable, os.path.join(SOURCE, "targets", "thirdparty", ADAPTER + "_adapter.py")))
+print("%s %s: %d inputs (1 in %d of 2^32), %d jobs" % (ADAPTER, RECIPE, inputs, STRIDE, JOBS))
 print("the cast alone      %8.1f M inputs/s" % (own / 1e6))
 print("in-process sweep    %8.1f M inputs/s  (%.0f%% of the cast's own rate)" % (inproc / 1e6, 100 * inproc / own))
 print("pipe adapter sweep  %8.1f M inputs/s  (in-process is %.1fx)" % (pipe / 1e6, inproc / pipe))
