@@ -13,7 +13,7 @@ import pytest
 # The adapters served by nc_pipe, with the module each needs (the test venv holds numpy and
 # ml_dtypes; the others are checked where their library is installed).
 ADAPTERS = {"numpy": "numpy", "ml_dtypes": "ml_dtypes", "pyarrow": "pyarrow", "gfloat": "gfloat", "gguf": "gguf",
-            "jax": "jax", "pytorch": "torch", "openvino": "openvino"}
+            "jax": "jax", "pytorch": "torch", "openvino": "openvino", "tensorflow": "tensorflow"}
 STRIDE = 257  # CI's sampled stride (implementations.json ci_stride)
 
 

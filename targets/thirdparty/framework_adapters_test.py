@@ -5,7 +5,7 @@ for every capability it offers, the capabilities it must decline, each documente
 (so a change in the framework shows up), and the binary framing the sweeps use.
 
 usage: framework_adapters_test.py SOURCE_DIR ADAPTER
-ADAPTER: a row of implementations.json whose adapter_test is this file (pytorch, jax, openvino,
+ADAPTER: a row of implementations.json whose adapter_test is this file (pytorch, jax, tensorflow, openvino,
          onnxruntime, torchao, ...); tests.cmake registers one ctest per such row
 exit 77 = skipped: no .venv, or the venv cannot import the framework (the reason is printed).
 """
@@ -71,6 +71,17 @@ ADAPTERS = {
             ["convert F32_TO_E4M3FN_RNE_SATFINITE"],
             # E2M1 has no NaN: XLA maps every NaN to -0 (0x8), the recipe to 0x7 / 0xf
             [("convert F32_TO_E2M1_RNE_SATFINITE 7fc00000 ffc00000", "8 8")]),
+    # tf.cast (eager and XLA alike): float8_e4m3fn overflows to NaN (OVF_NAN: 464 is the tie, even
+    # 448; 480 NaN); no float32 -> float4_e2m1fn cast. BF16 NaN is canonical with its sign
+    # (payload dropped); F16 decode quiets a signalling NaN and keeps its payload.
+    "tensorflow": ("tensorflow",
+                   DECODES_8 + CONVERTS_16 + ["convert F32_TO_E4M3FN_RNE_OVF_NAN"],
+                   ["decode E2M1", "convert F32_TO_E4M3FN_RNE_SATFINITE", "convert F32_TO_E2M1_RNE_SATFINITE"],
+                   [("convert F32_TO_BF16_RNE 7f800001 ff800001", "7fc0 ffc0"), ("decode F16 7c01 fc01", "7fc02000 ffc02000")]),
+    "tensorflow-xla": ("tensorflow-xla",
+                       DECODES_8 + CONVERTS_16 + ["convert F32_TO_E4M3FN_RNE_OVF_NAN"],
+                       ["decode E2M1", "convert F32_TO_E4M3FN_RNE_SATFINITE", "convert F32_TO_E2M1_RNE_SATFINITE"],
+                       [("convert F32_TO_BF16_RNE 7f800001 ff800001", "7fc0 ffc0"), ("decode F16 7c01 fc01", "7fc02000 ffc02000")]),
     "openvino": ("openvino",
                  DECODES_8 + ["decode E2M1", "convert F32_TO_F16_RNE", "convert F32_TO_E2M1_RNE_SATFINITE"],
                  ["convert F32_TO_E4M3FN_RNE_SATFINITE"],
