@@ -93,6 +93,28 @@ int poisoned_call(Call call, std::vector<uint32_t>& out, Wanted wanted, size_t* 
   return st;
 }
 
+// The ABI has no per-element validity for reconstruct and layout: a batch holding one element
+// without an answer fails whole (NC_EINVALID). Such a batch is retried in halves, down to single
+// elements, so the few refused elements of a large batch cost a few calls each. call(from, to)
+// runs the entry point on elements [from, to); *refused marks each element refused alone (answered
+// `invalid`). Returns NC_OK, or the first other status.
+template <typename Call>
+int call_in_halves(Call call, size_t n, std::vector<uint8_t>* refused) {
+  refused->assign(n, 0);
+  auto halves = [&](auto& self, size_t from, size_t to) -> int {
+    const int st = call(from, to);
+    if (st != NC_EINVALID) return st;
+    if (to - from <= 1) {
+      if (to > from) (*refused)[from] = 1;
+      return NC_OK;
+    }
+    const size_t half = from + (to - from) / 2;
+    const int first = self(self, from, half);
+    return first == NC_OK ? self(self, half, to) : first;
+  };
+  return halves(halves, 0, n);
+}
+
 bool all_written(size_t unwritten, size_t total, std::string* line) {
   if (unwritten == 0) return true;
   error(line, "unwritten output: entry point returned NC_OK without writing " + std::to_string(unwritten) + " of its " +
@@ -272,31 +294,18 @@ void reconstruct(const nc_plugin_v1& p, std::string_view request, std::string* l
     scale.push_back(uint32_t(s));
     div.push_back(uint32_t(d));
   }
-  // The ABI has no per-element validity for reconstruct: a batch holding one pair without a value
-  // (W8 0x80; a nonzero code under a +0 scale, FORMAT.md "Invalid pairs") fails whole. Such a batch is retried in
-  // halves, down to single elements, so the few refused elements of a large batch cost a few calls each; an element
-  // refused alone is answered `invalid`, which the runner judges against the record's !code-illegal or
-  // !zero-scale-codes.
+  // An element refused alone is a pair without a value (W8 0x80; a nonzero code under a +0 scale,
+  // FORMAT.md "Invalid pairs"), judged against the record's !code-illegal or !zero-scale-codes.
   std::vector<uint32_t> out(code.size());
-  std::vector<uint8_t> refused(code.size());
-  uint32_t* dst = nullptr;
-  auto call = [&](auto& self, size_t from, size_t to) -> int {
-    const int st = p.reconstruct(*fmt, code.data() + from, scale.data() + from, has_div ? div.data() + from : nullptr,
-                                 to - from, dst + from);
-    if (st != NC_EINVALID) return st;
-    if (to - from <= 1) {
-      if (to > from) refused[from] = 1;
-      return NC_OK;
-    }
-    const size_t half = from + (to - from) / 2;
-    const int first = self(self, from, half);
-    return first == NC_OK ? self(self, half, to) : first;
-  };
+  std::vector<uint8_t> refused;
   size_t unwritten = 0;
-  auto whole = [&](uint32_t* into) {
-    dst = into;
-    std::fill(refused.begin(), refused.end(), 0);
-    return call(call, 0, code.size());
+  auto whole = [&](uint32_t* dst) {
+    return call_in_halves(
+        [&](size_t from, size_t to) {
+          return p.reconstruct(*fmt, code.data() + from, scale.data() + from, has_div ? div.data() + from : nullptr,
+                               to - from, dst + from);
+        },
+        code.size(), &refused);
   };
   const int st = poisoned_call(
       whole, out, [&](size_t i) { return !refused[i]; }, &unwritten);
@@ -472,24 +481,16 @@ void layout(const nc_plugin_v1& p, std::string_view request, std::string* line) 
       return error(line, "malformed layout element");
     rows[i] = shape[0], k[i] = shape[1];
   }
-  // As for reconstruct, the ABI refuses a whole batch (NC_EINVALID) that holds one request without
-  // a position (K not a multiple of 16, a coordinate outside the scale matrix): the batch is retried
-  // in halves down to single elements, and an element refused alone is answered `invalid`, which
-  // the runner judges against the record's !shape or !index (FORMAT.md "Layout refusals").
-  std::vector<uint8_t> refused(n);
-  auto call = [&](auto& self, size_t from, size_t to) -> int {
-    const int st = fn(*fmt, *lay, rows.data() + from, k.data() + from, row.data() + from, block.data() + from,
-                      to - from, offset.data() + from, plane.data() + from);
-    if (st != NC_EINVALID) return st;
-    if (to - from <= 1) {
-      if (to > from) refused[from] = 1;
-      return NC_OK;
-    }
-    const size_t half = from + (to - from) / 2;
-    const int first = self(self, from, half);
-    return first == NC_OK ? self(self, half, to) : first;
-  };
-  if (!status_ok(call(call, 0, n), line)) return;
+  // An element refused alone has no position (K not a multiple of 16, a coordinate outside the
+  // scale matrix), judged against the record's !shape or !index (FORMAT.md "Layout refusals").
+  std::vector<uint8_t> refused;
+  const int st = call_in_halves(
+      [&](size_t from, size_t to) {
+        return fn(*fmt, *lay, rows.data() + from, k.data() + from, row.data() + from, block.data() + from, to - from,
+                  offset.data() + from, plane.data() + from);
+      },
+      n, &refused);
+  if (!status_ok(st, line)) return;
   // A refused element's outputs are not read; every other one must have been written.
   size_t unwritten = 0;
   for (size_t i = 0; i < n; ++i)
