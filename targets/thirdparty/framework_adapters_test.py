@@ -5,7 +5,7 @@ for every capability it offers, the capabilities it must decline, each documente
 (so a change in the framework shows up), and the binary framing the sweeps use.
 
 usage: framework_adapters_test.py SOURCE_DIR ADAPTER
-ADAPTER: a row of implementations.json whose adapter_test is this file (pytorch, jax, tensorflow, openvino,
+ADAPTER: a row of implementations.json whose adapter_test is this file (pytorch, jax, tensorflow, paddle, openvino,
          onnxruntime, torchao, ...); tests.cmake registers one ctest per such row
 exit 77 = skipped: no .venv, or the venv cannot import the framework (the reason is printed).
 """
@@ -82,6 +82,17 @@ ADAPTERS = {
                        DECODES_8 + CONVERTS_16 + ["convert F32_TO_E4M3FN_RNE_OVF_NAN"],
                        ["decode E2M1", "convert F32_TO_E4M3FN_RNE_SATFINITE", "convert F32_TO_E2M1_RNE_SATFINITE"],
                        [("convert F32_TO_BF16_RNE 7f800001 ff800001", "7fc0 ffc0"), ("decode F16 7c01 fc01", "7fc02000 ffc02000")]),
+    # paddle.cast on CPU: float8_e4m3fn saturates from 480 (0x43f00000) up, infinity included, so
+    # the SATFINITE words above hold; but (464, 480) rounds up into the NaN code (recipe: 0x7e /
+    # 0xfe) and every NaN becomes +-448 by its sign (recipe: 0x7f / 0xff). BF16 NaN is 0x7fff
+    # whatever the sign (recipe 0x7fc0 / 0xffc0); F16 keeps a signalling NaN signalling and sets
+    # the lowest fraction bit where the kept bits are zero (recipe 0x7f00, 0x7e00).
+    "paddle": ("paddle",
+               DECODES_8 + CONVERTS_16 + ["convert F32_TO_E4M3FN_RNE_SATFINITE"],
+               ["decode E2M1", "convert F32_TO_E4M3FN_RNE_OVF_NAN", "convert F32_TO_E2M1_RNE_SATFINITE"],
+               [("convert F32_TO_E4M3FN_RNE_SATFINITE 43e80001 c3efffff 43f00000 7fc00000 ffc00000 ff800001", "7f ff 7e 7e fe fe"),
+                ("convert F32_TO_BF16_RNE 7fc00000 ffc00000 ff812345", "7fff 7fff 7fff"),
+                ("convert F32_TO_F16_RNE 7fa00000 7f800001 ffc00000", "7d00 7c01 fe00")]),
     "openvino": ("openvino",
                  DECODES_8 + ["decode E2M1", "convert F32_TO_F16_RNE", "convert F32_TO_E2M1_RNE_SATFINITE"],
                  ["convert F32_TO_E4M3FN_RNE_SATFINITE"],
@@ -190,7 +201,8 @@ for (request, expect), got in zip(cases, lines[1:]):
 INFO = {"pytorch": ["aten_cpu_capability=", "layout=contiguous", "threads=1"],
         "pytorch-strided": ["aten_cpu_capability=", "layout=strided"],
         "openvino": ["shapes=dynamic", "inference_precision_hint=f32", "inference_num_threads=1"],
-        "openvino-static": ["shapes=static", "inference_precision_hint=f32"]}
+        "openvino-static": ["shapes=static", "inference_precision_hint=f32"],
+        "paddle": ["mode=dynamic", "place=cpu", "omp_num_threads=1"]}
 if which in INFO:
     proc = subprocess.run(cmd, input="hello 1\ninfo 1\n", capture_output=True, text=True, timeout=240)
     info = (proc.stdout.splitlines() + ["", ""])[1]
