@@ -86,13 +86,17 @@ ADAPTERS = {
     # the SATFINITE words above hold; but (464, 480) rounds up into the NaN code (recipe: 0x7e /
     # 0xfe) and every NaN becomes +-448 by its sign (recipe: 0x7f / 0xff). BF16 NaN is 0x7fff
     # whatever the sign (recipe 0x7fc0 / 0xffc0); F16 keeps a signalling NaN signalling and sets
-    # the lowest fraction bit where the kept bits are zero (recipe 0x7f00, 0x7e00).
+    # the lowest fraction bit where the kept bits are zero (recipe 0x7f00, 0x7e00). F16: |x| in
+    # [2^-89, 2^-77), far below half the smallest subnormal (2^-25, so the recipe gives +-0), comes
+    # out as if 2^64 times larger: 2^-88 -> 2^-24 (0001), 2^-78 -> 2^-14 (0400), 1.5 * 2^-88 ->
+    # the tie 1.5 * 2^-24, even 0002; just below the band, 0x12ffffff, is 0 as it should be.
     "paddle": ("paddle",
                DECODES_8 + CONVERTS_16 + ["convert F32_TO_E4M3FN_RNE_SATFINITE"],
                ["decode E2M1", "convert F32_TO_E4M3FN_RNE_OVF_NAN", "convert F32_TO_E2M1_RNE_SATFINITE"],
                [("convert F32_TO_E4M3FN_RNE_SATFINITE 43e80001 c3efffff 43f00000 7fc00000 ffc00000 ff800001", "7f ff 7e 7e fe fe"),
                 ("convert F32_TO_BF16_RNE 7fc00000 ffc00000 ff812345", "7fff 7fff 7fff"),
-                ("convert F32_TO_F16_RNE 7fa00000 7f800001 ffc00000", "7d00 7c01 fe00")]),
+                ("convert F32_TO_F16_RNE 7fa00000 7f800001 ffc00000", "7d00 7c01 fe00"),
+                ("convert F32_TO_F16_RNE 13800000 18800000 93000001 13c00000 12ffffff", "0001 0400 8001 0002 0000")]),
     "openvino": ("openvino",
                  DECODES_8 + ["decode E2M1", "convert F32_TO_F16_RNE", "convert F32_TO_E2M1_RNE_SATFINITE"],
                  ["convert F32_TO_E4M3FN_RNE_SATFINITE"],

@@ -6,6 +6,9 @@ Conventions of this library, isolated here:
   conversion); float32 -> bfloat16 / float16 / float8_e4m3fn is `paddle.cast`, decode is
   `paddle.cast(x, "float32")`. `Tensor.astype` is the same operator (`_C_ops.cast`, patched onto
   Tensor in paddle/base/dygraph/math_op_patch.py), so this certifies it too.
+- float16: round-to-nearest-even, except that magnitudes in [2^-89, 2^-77) come out as if 2^64
+  times larger instead of underflowing to zero (the certificate's sweep counts them); bfloat16
+  turns every NaN into 0x7fff.
 - float8_e4m3fn: the CPU cast saturates infinity and |x| >= 480 to +-448 (0x7e / 0xfe), but the
   band (464, 480) rounds up into the NaN code 0x7f / 0xff and every NaN becomes +-448 by its sign:
   the saturating variant of the bit-trick conversion Paddle took from PyTorch, with PyTorch's
