@@ -4,7 +4,20 @@
 //   convert(recipe, words)             words: uint32 binary32 bits -> destination words
 //   decode(word_type, words)           -> uint32 binary32 bits (or (bits, valid))
 //   validate_word(format, component, words) -> 0/1 per word
-//   reconstruct(format, code, scale, divisor or None) -> uint32 binary32 bits
+//   reconstruct(format, code, scale, divisor or None) -> uint32 binary32 bits (or (bits, valid):
+//                                      valid 0 where the pair has no value, FORMAT.md "Invalid pairs")
+//   dequantize(format, shape, codes, scales, divisor) -> uint32 binary32 bits, one per code
+//   validate_tensor(format, shape, codes, scales, divisor) -> "valid" or (rule, where)
+//   encode(format, source_type, words)  words: uint64 [rows, K] -> (scales, codes) or "nonfinite"
+//                                      or "scale-overflow"
+//   parse_format(name)                 name: bytes -> the registry name (str), or False to reject
+//   layout_offsets(format, layout, rows, k, row, block) -> (offset, plane_bytes) (or with a third
+//                                      array, valid: 0 where the request has no position)
+// The tensor ops take shape as a tuple of ints (the last is K), codes and scales as flat uint32
+// arrays of the planes' words in row-major order (codes.reshape(shape) is a view: no copy), and
+// divisor as NVFP4's d_w bits (an int) or None; where is the flat index of the offending word in
+// its plane (rule names the plane), or None / -1 where it cannot be located. encode's words are
+// the source words (FP32, BF16, F16: low bits; F64: all 64), every leading coordinate one row.
 // Each becomes an entry of an nc_plugin_v1 table (include/ninfer_conform/plugin.h) registered
 // under the spec "python:NAME" (runners/target_factory.h) for the length of one command, so
 // replay, certify and sweep drive it exactly as they drive the built-in `cpu` table: same
@@ -16,10 +29,12 @@
 // (NumPy's casts) runs beside the runner's judging.
 #include <fenv.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -31,6 +46,7 @@
 
 #include "cli/command.h"
 #include "corpus/official.h"
+#include "registry/registry.h"
 #include "ninfer_conform/plugin.h"
 #include "runners/target_factory.h"
 #include "runners/vocabulary.h"
@@ -44,6 +60,7 @@ using ReadOnlyWords = nb::ndarray<nb::numpy, const uint32_t, nb::ndim<1>>;
 struct PyTarget {
   nb::object obj, unsupported;
   nb::object convert, decode, reconstruct, validate_word;
+  nb::object dequantize, validate_tensor, encode, parse_format, layout_offsets;
   std::string name, version;
   nc_plugin_v1 table{};
   std::mutex errors_mutex;
@@ -53,6 +70,10 @@ struct PyTarget {
 PyTarget* g_target = nullptr;  // the target of the command now running (one at a time)
 std::mutex g_run_mutex;
 constexpr size_t kErrorsShown = 5;
+// A target error's status. Not NC_EINVALID: to reconstruct and layout_offsets that means "this
+// element has no value" (abi_host retries the batch in halves and answers the refused ones
+// `invalid`, a judged answer), and an exception must never be judged.
+constexpr int kTargetError = 3;
 
 // Words of the runner as a NumPy array that shares their memory (read-only, no owner).
 nb::object view(const uint32_t* words, size_t n) {
@@ -68,7 +89,7 @@ int target_error(const std::string& what, const std::string& why) {
                  why.c_str());
   if (g_target->errors == kErrorsShown + 1)
     std::fprintf(stderr, "ninfer-conform: python target %s: further errors not shown\n", g_target->name.c_str());
-  return NC_EINVALID;
+  return kTargetError;
 }
 
 // Copies a result array of n integer words (8 to 64 bits, signed or not, or bool) into out as
@@ -121,6 +142,10 @@ bool copy_words(nb::handle result, size_t n, Out* out, std::string* why) {
   return true;
 }
 
+// Thrown by a result reader for an element without a value (reconstruct, layout_offsets): the
+// call answers NC_EINVALID, which abi_host reads as "refused", not as a target error.
+struct Refused {};
+
 // Calls fn under the GIL; None or ninfer_conform.Unsupported -> NC_EUNSUPPORTED. `use` reads the
 // result; false with *why is a target error.
 template <typename Call, typename Use>
@@ -137,6 +162,8 @@ int call_python(const std::string& what, Call&& fn, Use&& use) {
     why = e.what();
     while (!why.empty() && why.back() == '\n') why.pop_back();
     if (const size_t nl = why.rfind('\n'); nl != std::string::npos) why = why.substr(nl + 1);
+  } catch (const Refused&) {
+    return NC_EINVALID;
   } catch (const std::exception& e) {
     why = e.what();
   }
@@ -183,7 +210,230 @@ int py_reconstruct(nc_format fmt, const uint32_t* code, const uint32_t* scale, c
         return g_target->reconstruct(f, view(code, n), view(scale, n),
                                      divisor ? view(divisor, n) : nb::object(nb::none()));
       },
-      [&](nb::handle res, std::string* why) { return copy_words(res, n, out, why); });
+      [&](nb::handle res, std::string* why) {
+        // (bits, valid): an element without a value (valid 0) fails the batch with NC_EINVALID,
+        // as the ABI asks, and abi_host retries it in halves down to the refused elements.
+        if (nb::isinstance<nb::tuple>(res) && nb::len(res) == 2) {
+          const nb::tuple pair = nb::borrow<nb::tuple>(res);
+          std::vector<uint8_t> valid(n);
+          if (!copy_words(pair[0], n, out, why) || !copy_words(pair[1], n, valid.data(), why)) return false;
+          if (std::find(valid.begin(), valid.end(), 0) != valid.end()) throw Refused();
+          return true;
+        }
+        return copy_words(res, n, out, why);
+      });
+}
+
+// --- The tensor ops, parse_format and layout_offsets (plugin.h's other entry points) ---
+
+template <typename T>
+using ReadOnly1D = nb::ndarray<nb::numpy, const T, nb::ndim<1>>;
+
+// A read-only NumPy view of n words of any width (no copy, no owner).
+template <typename T>
+nb::object view_of(const T* words, size_t n) {
+  return nb::cast(ReadOnly1D<T>(words, {n}, nb::handle()), nb::rv_policy::reference);
+}
+
+nb::object shape_tuple(size_t rank, const uint64_t* shape) {
+  nb::list l;
+  for (size_t i = 0; i < rank; ++i) l.append(nb::int_(shape[i]));
+  return nb::tuple(l);
+}
+
+// A result of several dimensions (a tensor op's matrix) read as the flat row-major array of its
+// words: `.reshape(-1)` (NumPy, torch and JAX arrays all have it; a view where it can be one).
+nb::object flat(nb::handle result) {
+  if (nb::hasattr(result, "ndim") && nb::hasattr(result, "reshape") && nb::cast<int>(result.attr("ndim")) != 1)
+    return result.attr("reshape")(-1);
+  return nb::borrow(result);
+}
+
+// Copies n signed integers (8 to 64 bits, or unsigned ones) into out, keeping their value: int8 -1
+// is -1 here (encode's codes are signed values, not words).
+bool copy_signed(nb::handle result, size_t n, int32_t* out, std::string* why) {
+  nb::ndarray<nb::ro, nb::device::cpu> a;
+  if (!nb::try_cast(flat(result), a, false) || a.ndim() != 1 || a.shape(0) != n) {
+    // copy_words says which of those it is.
+    std::vector<uint32_t> unused(n);
+    if (!copy_words(flat(result), n, unused.data(), why)) return false;
+    *why = "returned a result that is not an array of codes";
+    return false;
+  }
+  const nb::dlpack::dtype t = a.dtype();
+  const bool is_signed = t.code == uint8_t(nb::dlpack::dtype_code::Int);
+  if ((!is_signed && t.code != uint8_t(nb::dlpack::dtype_code::UInt)) || t.lanes != 1 ||
+      (t.bits != 8 && t.bits != 16 && t.bits != 32 && t.bits != 64)) {
+    *why = "returned codes that are not integers (return the signed codes, e.g. as np.int32)";
+    return false;
+  }
+  const char* base = static_cast<const char*>(a.data());
+  const int64_t stride = a.stride(0) * int64_t(t.bits / 8);
+  for (size_t i = 0; i < n; ++i) {
+    const char* p = base + int64_t(i) * stride;
+    int64_t v = 0;
+    if (is_signed) {
+      switch (t.bits) {
+        case 8: v = *reinterpret_cast<const int8_t*>(p); break;
+        case 16: v = *reinterpret_cast<const int16_t*>(p); break;
+        case 32: v = *reinterpret_cast<const int32_t*>(p); break;
+        default: v = *reinterpret_cast<const int64_t*>(p); break;
+      }
+    } else {
+      uint64_t u = 0;
+      switch (t.bits) {
+        case 8: u = *reinterpret_cast<const uint8_t*>(p); break;
+        case 16: u = *reinterpret_cast<const uint16_t*>(p); break;
+        case 32: u = *reinterpret_cast<const uint32_t*>(p); break;
+        default: u = *reinterpret_cast<const uint64_t*>(p); break;
+      }
+      v = u > uint64_t(INT64_MAX) ? INT64_MAX : int64_t(u);
+    }
+    if (v < INT32_MIN || v > INT32_MAX) {
+      *why = "returned code " + std::to_string(v) + ", outside int32";
+      return false;
+    }
+    out[i] = int32_t(v);
+  }
+  return true;
+}
+
+// A str result's text; false when the result is not a str.
+bool text_of(nb::handle result, std::string* text) {
+  if (!nb::isinstance<nb::str>(result)) return false;
+  *text = nb::cast<std::string>(result);
+  return true;
+}
+
+std::string type_of(nb::handle result) { return nb::type_name(result.type()).c_str(); }
+
+int py_dequantize(nc_format fmt, size_t rank, const uint64_t* shape, const uint32_t* codes, size_t n_codes,
+                  const uint32_t* scales, size_t n_scales, const uint32_t* divisor, uint32_t* out) {
+  const std::string f(nc::runners::format_name(fmt));
+  return call_python(
+      "dequantize(" + f + ")",
+      [&] {
+        return g_target->dequantize(f, shape_tuple(rank, shape), view(codes, n_codes), view(scales, n_scales),
+                                    divisor ? nb::object(nb::int_(*divisor)) : nb::object(nb::none()));
+      },
+      [&](nb::handle res, std::string* why) { return copy_words(flat(res), n_codes, out, why); });
+}
+
+int py_validate_tensor(nc_format fmt, size_t rank, const uint64_t* shape, const uint32_t* codes, size_t n_codes,
+                       const uint32_t* scales, size_t n_scales, const uint32_t* divisor, int32_t* rule,
+                       int64_t* where) {
+  const std::string f(nc::runners::format_name(fmt));
+  return call_python(
+      "validate_tensor(" + f + ")",
+      [&] {
+        return g_target->validate_tensor(f, shape_tuple(rank, shape), view(codes, n_codes), view(scales, n_scales),
+                                         divisor ? nb::object(nb::int_(*divisor)) : nb::object(nb::none()));
+      },
+      [&](nb::handle res, std::string* why) {
+        std::string text;
+        if (text_of(res, &text) && text == "valid") return *rule = NC_RULE_NONE, *where = -1, true;
+        const bool pair = nb::isinstance<nb::tuple>(res) && nb::len(res) == 2;
+        if (!pair || !text_of(nb::borrow<nb::tuple>(res)[0], &text)) {
+          *why = "returned " + type_of(res) + ", not \"valid\" or a pair (rule, where)";
+          return false;
+        }
+        *rule = -1;
+        for (int r = NC_RULE_SHAPE; r <= NC_RULE_DIVISOR; ++r)
+          if (nc::runners::rule_name(nc_rule(r)) == text) *rule = r;
+        if (*rule < 0) {
+          *why = "returned the rule '" + text + "' (rules: shape, code-illegal, scale-negative, scale-nonfinite, " +
+                 "zero-scale-codes, divisor)";
+          return false;
+        }
+        const nb::handle w = nb::borrow<nb::tuple>(res)[1];
+        if (w.is_none()) return *where = -1, true;
+        if (!nb::try_cast(w, *where, false) || *where < -1) {
+          *why = "returned where " + nb::cast<std::string>(nb::repr(w)) + " (a flat index, or None or -1)";
+          return false;
+        }
+        const size_t plane = nc::runners::rule_plane(nc_rule(*rule)) == 'c' ? n_codes : n_scales;
+        if (*where >= 0 && (nc::runners::rule_plane(nc_rule(*rule)) == 0 || size_t(*where) >= plane)) {
+          *why = "returned where " + std::to_string(*where) + ", not a word of the plane the rule names";
+          return false;
+        }
+        return true;
+      });
+}
+
+int py_encode(nc_format fmt, nc_source_type src_type, const uint64_t* src, size_t rows, size_t k, uint32_t* scales,
+              int32_t* codes, uint32_t* trace, int32_t* outcome) {
+  (void)trace;  // not reported: a Python target's trace is its own business (plugin.h allows that)
+  static const char* const kSources[] = {"FP32", "BF16", "F16", "F64"};
+  const std::string f(nc::runners::format_name(fmt)), t = unsigned(src_type) < 4 ? kSources[src_type] : "?";
+  const uint32_t g = nc::info(nc::Format(int(fmt))).group_size;  // abi_host calls only with a grouped format
+  const size_t n_scales = rows * ((k + g - 1) / g);
+  return call_python(
+      "encode(" + f + ", " + t + ")",
+      [&] {
+        using Matrix = nb::ndarray<nb::numpy, const uint64_t, nb::ndim<2>>;
+        nb::object words = nb::cast(Matrix(src, {rows, k}, nb::handle()), nb::rv_policy::reference);
+        return g_target->encode(f, t, words);
+      },
+      [&](nb::handle res, std::string* why) {
+        std::string text;
+        if (text_of(res, &text)) {
+          if (text == "nonfinite") return *outcome = NC_ENCODE_FAIL_NONFINITE, true;
+          if (text == "scale-overflow") return *outcome = NC_ENCODE_FAIL_SCALE_OVERFLOW, true;
+          *why = "returned '" + text + "' (failures: \"nonfinite\", \"scale-overflow\")";
+          return false;
+        }
+        if (!nb::isinstance<nb::tuple>(res) || nb::len(res) != 2) {
+          *why = "returned " + type_of(res) + ", not a pair (scales, codes) or a failure";
+          return false;
+        }
+        const nb::tuple pair = nb::borrow<nb::tuple>(res);
+        if (!copy_words(flat(pair[0]), n_scales, scales, why)) return *why = "scales: " + *why, false;
+        if (!copy_signed(pair[1], rows * k, codes, why)) return *why = "codes: " + *why, false;
+        *outcome = NC_ENCODE_OK;
+        return true;
+      });
+}
+
+int py_parse_format(const char* name, size_t len, int32_t* out_format) {
+  return call_python(
+      "parse_format", [&] { return g_target->parse_format(nb::bytes(name, len)); },
+      [&](nb::handle res, std::string* why) {
+        if (nb::isinstance<nb::bool_>(res) && !nb::cast<bool>(res)) return *out_format = -1, true;
+        std::string text;
+        std::optional<nc_format> f;
+        if (text_of(res, &text)) f = nc::runners::format_token(text);
+        if (!f) {
+          *why = "returned " + nb::cast<std::string>(nb::repr(res)) + ", not a registry format name or False";
+          return false;
+        }
+        return *out_format = int32_t(*f), true;
+      });
+}
+
+int py_layout_offsets(nc_format fmt, nc_layout layout, const uint64_t* rows, const uint64_t* k, const uint64_t* row,
+                      const uint64_t* block, size_t n, uint64_t* offset, uint64_t* plane_bytes) {
+  const std::string f(nc::runners::format_name(fmt));
+  const std::string l = layout == NC_LAYOUT_BLOCKSCALE_K16_M128X4_V1 ? "blockscale-k16-m128x4-v1" : "?";
+  return call_python(
+      "layout_offsets(" + f + ", " + l + ")",
+      [&] {
+        return g_target->layout_offsets(f, l, view_of(rows, n), view_of(k, n), view_of(row, n), view_of(block, n));
+      },
+      [&](nb::handle res, std::string* why) {
+        const size_t parts = nb::isinstance<nb::tuple>(res) ? nb::len(res) : 0;
+        if (parts != 2 && parts != 3) {
+          *why = "returned " + type_of(res) + ", not a pair (offset, plane_bytes) or a triple with valid";
+          return false;
+        }
+        const nb::tuple t = nb::borrow<nb::tuple>(res);
+        if (!copy_words(t[0], n, offset, why) || !copy_words(t[1], n, plane_bytes, why)) return false;
+        if (parts == 3) {
+          std::vector<uint8_t> valid(n);
+          if (!copy_words(t[2], n, valid.data(), why)) return false;
+          if (std::find(valid.begin(), valid.end(), 0) != valid.end()) throw Refused();
+        }
+        return true;
+      });
 }
 
 // The method `name` of the target, or None when it has none (the capability is not provided).
@@ -201,16 +451,26 @@ std::unique_ptr<PyTarget> make_target(nb::handle obj, nb::handle unsupported) {
   t->decode = method(obj, "decode");
   t->reconstruct = method(obj, "reconstruct");
   t->validate_word = method(obj, "validate_word");
+  t->dequantize = method(obj, "dequantize");
+  t->validate_tensor = method(obj, "validate_tensor");
+  t->encode = method(obj, "encode");
+  t->parse_format = method(obj, "parse_format");
+  t->layout_offsets = method(obj, "layout_offsets");
   t->name = nb::hasattr(obj, "name") ? nb::cast<std::string>(nb::str(obj.attr("name"))) : "python";
   t->version = nb::hasattr(obj, "version") ? nb::cast<std::string>(nb::str(obj.attr("version"))) : "0";
   nc_plugin_v1& tb = t->table;
-  tb.abi_version = 1;  // no layout_offsets
+  tb.abi_version = NC_PLUGIN_ABI_VERSION;
   tb.name = t->name.c_str();
   tb.version = t->version.c_str();
   tb.convert = t->convert.is_none() ? nullptr : py_convert;
   tb.decode = t->decode.is_none() ? nullptr : py_decode;
   tb.validate_word = t->validate_word.is_none() ? nullptr : py_validate_word;
   tb.reconstruct = t->reconstruct.is_none() ? nullptr : py_reconstruct;
+  tb.dequantize = t->dequantize.is_none() ? nullptr : py_dequantize;
+  tb.validate_tensor = t->validate_tensor.is_none() ? nullptr : py_validate_tensor;
+  tb.encode = t->encode.is_none() ? nullptr : py_encode;
+  tb.parse_format = t->parse_format.is_none() ? nullptr : py_parse_format;
+  tb.layout_offsets = t->layout_offsets.is_none() ? nullptr : py_layout_offsets;
   return t;
 }
 
@@ -225,8 +485,12 @@ int run(const std::vector<std::string>& args, nb::handle target, const std::stri
   std::unique_ptr<PyTarget> t;
   if (!target.is_none()) {
     t = make_target(target, unsupported);
-    if (!t->table.convert && !t->table.decode && !t->table.validate_word && !t->table.reconstruct)
-      throw std::invalid_argument("the target has none of the methods convert, decode, validate_word, reconstruct");
+    const nc_plugin_v1& tb = t->table;
+    if (!tb.convert && !tb.decode && !tb.validate_word && !tb.reconstruct && !tb.dequantize && !tb.validate_tensor &&
+        !tb.encode && !tb.parse_format && !tb.layout_offsets)
+      throw std::invalid_argument(
+          "the target has none of the methods convert, decode, validate_word, reconstruct, dequantize, "
+          "validate_tensor, encode, parse_format, layout_offsets");
     g_target = t.get();
     nc::runners::register_table_target(spec, &t->table);
   }
