@@ -1,6 +1,7 @@
 """Issue 31 item 4: every Python adapter of targets/thirdparty is one description (nc_pipe.Adapter)
-served on the pipe and run in process. Its decode and convert judged in process come out as the
-pipe adapter's: the same findings (certify.py's findings(): verdicts, counts, failing cases, policy
+served on the pipe and run in process. What it serves judged in process (decode and convert, and
+the token ops reconstruct and dequantize through the same handlers) comes out as the pipe
+adapter's: the same findings (certify.py's findings(): verdicts, counts, failing cases, policy
 passes, sweeps) for each adapter whose library this venv holds, and, where the implementation has
 CI's sampled findings, the committed ones that `certify.py --check` holds the pipe adapter to."""
 import json
@@ -34,18 +35,16 @@ try:
     target = module.adapter()
 except (ImportError, importlib.metadata.PackageNotFoundError) as e:
     print("SKIP its library is not installed in this venv (%s)" % e); sys.exit(0)
-token_ops = sorted(set(target.handlers) - {"decode", "convert"})
-if token_ops:
-    print("SKIP it also serves %s, which run on the pipe only" % ", ".join(token_ops)); sys.exit(0)
 import certify, ninfer_conform
 cert = ninfer_conform.certify(target, out=out, sweep=certify.SWEEP_DOMAINS, stride=stride, jobs=2,
                               max_failures=certify.MAX_LISTED_FAILURES, timeout=120)
 json.dump(certify.findings(cert), open(os.path.join(out, "findings.json"), "w"))
+json.dump(sorted(target.handlers), open(os.path.join(out, "ops.json"), "w"))
 """
 
 
 def certify_in_process(row, source, out):
-    """The row's findings with its adapter run in process, or None with a skip reason printed."""
+    """The row's findings with its adapter run in process (a skip where its library is missing)."""
     import subprocess
     script = os.path.join(source, "targets", "thirdparty", row["adapter"]["pipe"])
     env = dict(os.environ, **row["adapter"].get("env", {}))
@@ -55,7 +54,10 @@ def certify_in_process(row, source, out):
     if run.stdout.startswith("SKIP "):
         pytest.skip("%s: %s" % (row["name"], run.stdout[5:].strip()))
     with open(os.path.join(out, "findings.json")) as f:
-        return json.load(f)
+        found = json.load(f)
+    with open(os.path.join(out, "ops.json")) as f:
+        found["served"] = json.load(f)  # the ops the adapter's handlers serve
+    return found
 
 
 def certify_findings(target, out):
@@ -77,6 +79,13 @@ def test_in_process_equals_the_pipe(name, tmp_path, source):
                     row["adapter"].get("args", []))
     pipe = certify_findings("pipe:" + spec, tmp_path / "pipe")
     assert inproc["suites"], "nothing was judged"
+    # Every op the adapter serves was judged in process, the token ops (reconstruct, dequantize)
+    # included: some case of that op's suites was judged (passed, failed, ...), not all untested.
+    for op in inproc.pop("served"):
+        counts = [c["counts"] for suite, c in inproc["suites"].items() if suite.split(".")[0] == op]
+        judged = sum(v for c in counts for k, v in c.items() if k not in ("untested", "target-error"))
+        print("%s %s: %d suites, %d cases judged" % (name, op, len(counts), judged))
+        assert judged > 0, "%s: no case of %s was judged in process" % (name, op)
     changes = certify.diff(pipe, inproc)
     assert not changes, "\n".join(changes)
 
@@ -99,3 +108,35 @@ def test_an_adapter_answers_unsupported_in_process_for_what_it_does_not_serve():
     # binary32 1.0 and 65520 (past binary16's largest finite: RNE gives infinity), by hand.
     got = a.convert("F32_TO_F16_RNE", np.array([0x3F800000, 0x477FF000], dtype=np.uint32))
     assert [int(w) for w in got] == [0x3C00, 0x7C00]
+
+
+def test_the_token_ops_in_process_send_the_pipes_tokens_to_the_same_handler():
+    """Adapter.reconstruct/dequantize write the request tokens the runner writes on the pipe (the
+    corpus's widths: NVFP4 code 1 digit, scale 2, divisor 8; W8 code 2, scale 4) and read the answer
+    tokens back; `invalid` becomes a validity array, UnsupportedRequest a declined selector."""
+    import numpy as np
+    import nc_pipe
+    seen = []
+
+    def reconstruct(fmt, tokens):
+        seen.append((fmt, tokens))
+        if fmt == "W8G32_F16S":
+            raise nc_pipe.UnsupportedRequest
+        return ["3f800000", "invalid"]
+
+    def dequantize(fmt, tokens):
+        seen.append((fmt, tokens))
+        return ["00000000,bf800000"]
+
+    a = nc_pipe.Adapter("tokens", "1", {"reconstruct": (("NVFP4", "W8G32_F16S"), reconstruct),
+                                        "dequantize": (("W8G32_F16S",), dequantize)})
+    u32 = lambda *w: np.array(w, dtype=np.uint32)  # noqa: E731
+    bits, valid = a.reconstruct("NVFP4", u32(0x6, 0xF), u32(0x0C, 0x38), u32(0x41A80000, 0x3F800000))
+    assert seen[-1] == ("NVFP4", ["6:0c:41a80000", "f:38:3f800000"])
+    assert bits.tolist()[0] == 0x3F800000 and valid.tolist() == [1, 0]
+    assert a.reconstruct("W8G32_F16S", u32(0x7F), u32(0x3C00), None) is None  # unsupported, as on the pipe
+    assert seen[-1] == ("W8G32_F16S", ["7f:3c00"])
+    assert a.reconstruct("Q4G64_F16S", u32(1), u32(0x3C00), None) is None and len(seen) == 2  # not served
+    got = a.dequantize("W8G32_F16S", (1, 2), u32(0x00, 0xFF), u32(0x3C00), None)
+    assert seen[-1] == ("W8G32_F16S", ["1x2", "00,ff", "3c00", "-"])
+    assert got.dtype == np.uint32 and got.tolist() == [0, 0xBF800000]

@@ -14,14 +14,23 @@ a failure, starts at once.
 
 The same description runs in process too (issue 31, README "From Python"): an `Adapter` is both
 what `serve` answers on the pipe and a target object of the Python package, whose `decode` and
-`convert` methods are the handlers themselves, so the two paths cannot drift. The token ops
-(`reconstruct`, `dequantize`) are served on the pipe only.
+`convert` methods are the handlers themselves, so the two paths cannot drift. Its `reconstruct`
+and `dequantize` methods take the arrays the package passes, write the request's tokens as the
+runner writes them on the pipe (the corpus's fixed-width hex words, PIPE.md "Requests"), call the
+same token handler `serve` calls, and read its answer tokens back into words: one handler, both
+paths.
 """
 import sys
 
 # Result width in hex digits of a text response, by op and selector (the corpus vocabulary).
 CONVERT_DIGITS = {"F32_TO_BF16_RNE": 4, "F32_TO_F16_RNE": 4, "F32_TO_E4M3FN_RNE_SATFINITE": 2,
                   "F32_TO_E4M3FN_RNE_OVF_NAN": 2, "F32_TO_E2M1_RNE_SATFINITE": 1}
+
+
+# Hex digits of a format's code and scale words in reconstruct and dequantize requests (the
+# corpus's widths: vectors/FORMAT.md; a divisor is a binary32 word, 8 digits).
+TOKEN_DIGITS = {"Q4G64_F16S": (1, 4), "Q5G64_F16S": (2, 4), "Q6G64_F16S": (2, 4), "W8G32_F16S": (2, 4),
+                "NVFP4": (1, 2), "FP8_E4M3FN_ROW_BF16S": (2, 4)}
 
 
 class UnsupportedRequest(Exception):
@@ -39,11 +48,17 @@ def run(handlers, op, selector, words):
         return np.asarray(handlers[op][1](selector, words)).astype("<u4")
 
 
+def token_answer(handlers, op, selector, tokens):
+    """A token handler's answer tokens (strings after `ok`) to a request's tokens after the selector."""
+    import numpy as np
+    with np.errstate(all="ignore"):
+        return list(handlers[op][1](selector, tokens))
+
+
 def text_reply(handlers, op, args):
     import numpy as np
     if op not in ("decode", "convert"):  # token handlers: reconstruct, dequantize
-        with np.errstate(all="ignore"):
-            return " ".join(["ok"] + list(handlers[op][1](args[0], args[1:])))
+        return " ".join(["ok"] + token_answer(handlers, op, args[0], args[1:]))
     words = np.array([int(t, 16) for t in args[1:]], dtype=np.uint32)
     width = "0%dx" % digits(op, args[0])
     return " ".join(["ok"] + [format(w, width) for w in run(handlers, op, args[0], words).tolist()])
@@ -60,7 +75,8 @@ class Adapter:
     """One library's conversions: name, version, handlers (op -> (selectors, fn)) and info (a
     function returning {KEY: VALUE} of the configuration the conversions run in: dispatch level,
     threads, shapes; None when the library reports none). `serve(adapter)` answers the pipe;
-    the object itself is an in-process target of the Python package (its decode and convert)."""
+    the object itself is an in-process target of the Python package (its decode and convert, and
+    reconstruct and dequantize through the token handlers)."""
 
     def __init__(self, name, version, handlers, info=None):
         self.name, self.version, self.handlers, self.info = name, version, handlers, info
@@ -75,6 +91,53 @@ class Adapter:
 
     def convert(self, recipe, words):
         return self._words("convert", recipe, words)
+
+    def _tokens(self, op, selector, tokens):
+        """The token handler's answer to the request tokens the pipe would carry, or None for
+        `unsupported` (a selector not served, or UnsupportedRequest), as `serve` answers."""
+        if op not in self.handlers or selector not in self.handlers[op][0]:
+            return None
+        try:
+            return token_answer(self.handlers, op, selector, tokens)
+        except UnsupportedRequest:
+            return None
+
+    def reconstruct(self, fmt, code, scale, divisor):
+        """`reconstruct FMT C:S[:D]...`; returns the binary32 words, with their validity where an
+        answer is `invalid` (a pair without a value)."""
+        import numpy as np
+        c, s = TOKEN_DIGITS.get(fmt, (8, 8))
+        pattern = "%%0%dx:%%0%dx" % (c, s)
+        if divisor is None:
+            tokens = [pattern % (a, b) for a, b in zip(code.tolist(), scale.tolist())]
+        else:
+            tokens = [(pattern + ":%08x") % e for e in zip(code.tolist(), scale.tolist(), divisor.tolist())]
+        answer = self._tokens("reconstruct", fmt, tokens)
+        if answer is None:
+            return None
+        valid = np.array([t != "invalid" for t in answer], dtype=np.uint8)
+        bits = np.array([answer_word(t) if t != "invalid" else 0 for t in answer], dtype=np.uint32)
+        return bits if valid.all() else (bits, valid)
+
+    def dequantize(self, fmt, shape, codes, scales, divisor):
+        """`dequantize FMT SHAPE CODES SCALES DIVISOR`; returns the binary32 words, row-major."""
+        import numpy as np
+        c, s = TOKEN_DIGITS.get(fmt, (8, 8))
+        tokens = ["x".join(map(str, shape)), ",".join("%0*x" % (c, w) for w in codes.tolist()),
+                  ",".join("%0*x" % (s, w) for w in scales.tolist()), "-" if divisor is None else "%08x" % divisor]
+        answer = self._tokens("dequantize", fmt, tokens)
+        if answer is None:
+            return None
+        if len(answer) != 1:
+            raise ValueError("dequantize answered %d tokens, not one comma list" % len(answer))
+        return np.array([answer_word(t) for t in answer[0].split(",")] if answer[0] else [], dtype=np.uint32)
+
+
+def answer_word(token):
+    """A binary32 answer word as the runner reads one (8 lowercase hex digits: PIPE.md)."""
+    if len(token) != 8 or token != token.lower():
+        raise ValueError("protocol error: answer word %r is not 8 lowercase hex digits" % token)
+    return int(token, 16)
 
 
 def serve(adapter):
