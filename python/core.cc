@@ -249,6 +249,13 @@ nb::object flat(nb::handle result) {
   return nb::borrow(result);
 }
 
+template <typename T>
+int64_t load(const char* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return int64_t(v);
+}
+
 // Copies n signed integers (8 to 64 bits, or unsigned ones) into out, keeping their value: int8 -1
 // is -1 here (encode's codes are signed values, not words).
 bool copy_signed(nb::handle result, size_t n, int32_t* out, std::string* why) {
@@ -271,24 +278,17 @@ bool copy_signed(nb::handle result, size_t n, int32_t* out, std::string* why) {
   const int64_t stride = a.stride(0) * int64_t(t.bits / 8);
   for (size_t i = 0; i < n; ++i) {
     const char* p = base + int64_t(i) * stride;
-    int64_t v = 0;
-    if (is_signed) {
-      switch (t.bits) {
-        case 8: v = *reinterpret_cast<const int8_t*>(p); break;
-        case 16: v = *reinterpret_cast<const int16_t*>(p); break;
-        case 32: v = *reinterpret_cast<const int32_t*>(p); break;
-        default: v = *reinterpret_cast<const int64_t*>(p); break;
-      }
-    } else {
-      uint64_t u = 0;
-      switch (t.bits) {
-        case 8: u = *reinterpret_cast<const uint8_t*>(p); break;
-        case 16: u = *reinterpret_cast<const uint16_t*>(p); break;
-        case 32: u = *reinterpret_cast<const uint32_t*>(p); break;
-        default: u = *reinterpret_cast<const uint64_t*>(p); break;
-      }
-      v = u > uint64_t(INT64_MAX) ? INT64_MAX : int64_t(u);
-    }
+    int64_t v;
+    if (is_signed)
+      v = t.bits == 8    ? load<int8_t>(p)
+          : t.bits == 16 ? load<int16_t>(p)
+          : t.bits == 32 ? load<int32_t>(p)
+                         : load<int64_t>(p);
+    else if (t.bits == 64) {
+      uint64_t u;
+      std::memcpy(&u, p, sizeof u);
+      v = u > uint64_t(INT32_MAX) ? int64_t(INT32_MAX) + 1 : int64_t(u);  // beyond int32 either way
+    } else v = t.bits == 8 ? load<uint8_t>(p) : t.bits == 16 ? load<uint16_t>(p) : load<uint32_t>(p);
     if (v < INT32_MIN || v > INT32_MAX) {
       *why = "returned code " + std::to_string(v) + ", outside int32";
       return false;

@@ -9,6 +9,20 @@ NumPy arrays of words (bit patterns, never floats):
                                     (or a pair (bits, valid) where a word can have no value)
     validate_word(format, component, words)  returns 0/1 per word
     reconstruct(format, code, scale, divisor)  divisor is None except for NVFP4; returns uint32 bits
+                                    (or (bits, valid): valid 0 where a pair has no value)
+    dequantize(format, shape, codes, scales, divisor)   returns uint32 bits, one per code
+    validate_tensor(format, shape, codes, scales, divisor)   returns "valid" or (rule, where)
+    encode(format, source_type, words)   words: uint64 [rows, K]; returns (scales, codes) or
+                                    "nonfinite" / "scale-overflow"
+    parse_format(name)              name: bytes; returns the registry name (str) or False
+    layout_offsets(format, layout, rows, k, row, block)   uint64 arrays in; returns
+                                    (offset, plane_bytes) or (offset, plane_bytes, valid)
+
+The tensor ops take shape as a tuple of ints (the last is K), codes and scales as flat uint32
+arrays of the planes' words, row-major (codes.reshape(shape) is a view), and divisor as NVFP4's
+d_w bits (an int) or None; rule is a corpus rule name ("scale-negative", ...) and where the flat
+index of the offending word in the plane the rule names, or None where it cannot say. A
+matrix result is read row-major; codes are signed integers.
 
 and optionally `name` and `version` attributes. A method returns None, or raises
 ninfer_conform.Unsupported, for a selector it does not provide (those cases are untested); a

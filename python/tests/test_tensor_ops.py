@@ -118,7 +118,7 @@ class W8:
                 q = np.clip(np.rint(normalized), -QMAX, QMAX)  # ties to even, then the clamp
                 codes[:, g0:g0 + G] = np.where(amax[:, None] == 0, 0, q).astype(np.int32)
                 scales.append(np.where(amax == 0, np.uint16(0), s16.view(np.uint16)))
-            return np.stack(scales, axis=1).reshape(-1), codes
+            return np.stack(scales, axis=1), codes.astype(np.int8)  # a matrix and signed bytes are read as such
 
     def normalize(self, x, s32):
         inv32 = np.float32(1) / s32  # round_f32(1 / scale32), then round_f32(x * inv32) (spec 7)
