@@ -60,11 +60,13 @@ def certify_in_process(row, source, out):
     return found
 
 
-def certify_findings(target, out):
+def certify_findings(target, out, timeout=120):
+    """timeout: the seconds a pipe adapter may take per request (the row's, as certify.py gives it, or 120:
+    importing modelopt or Paddle on a loaded machine takes more than the default)."""
     import certify  # targets/thirdparty/certify.py
     import ninfer_conform
     cert = ninfer_conform.certify(target, out=out, sweep=certify.SWEEP_DOMAINS, stride=STRIDE, jobs=2,
-                                  max_failures=certify.MAX_LISTED_FAILURES, timeout=120)
+                                  max_failures=certify.MAX_LISTED_FAILURES, timeout=timeout)
     return certify.findings(cert)
 
 
@@ -77,7 +79,7 @@ def test_in_process_equals_the_pipe(name, tmp_path, source):
     spec = " ".join(["%s=%s" % kv for kv in row["adapter"].get("env", {}).items()] +
                     [sys.executable, os.path.join(source, "targets", "thirdparty", row["adapter"]["pipe"])] +
                     row["adapter"].get("args", []))
-    pipe = certify_findings("pipe:" + spec, tmp_path / "pipe")
+    pipe = certify_findings("pipe:" + spec, tmp_path / "pipe", max(120, certify.TIMEOUT[name]))
     assert inproc["suites"], "nothing was judged"
     # Every op the adapter serves was judged in process, the token ops (reconstruct, dequantize)
     # included: some case of that op's suites was judged (passed, failed, ...), not all untested.
