@@ -7,9 +7,9 @@
   it is `custom_fp_utils._f32_to_floatx_unpacked(x, 2, 1)`). It works on the bits: the sign is
   taken off and put back at the end (so -0 gives 0x8 and negative values keep their sign);
   |x| >= 6 (infinity included) gives the largest code 0x7; |x| < 1 (the subnormal range) is
-  rounded by adding the float 0.5 and keeping the low bits, i.e. by the host's round-to-nearest-
-  even addition; 1 <= |x| < 6 adds a rounding bias (0x1fffff plus the kept mantissa bit) to the
-  binary32 word and shifts, which is ties to even. Its own docstring says "no special values
+  rounded by adding 2^22, a float whose ulp is 0.5, and keeping the low bits of the sum, i.e. by
+  the host's round-to-nearest-even addition; 1 <= |x| < 6 adds a rounding bias (0x1fffff plus the
+  kept mantissa bit) to the binary32 word and shifts, which is ties to even. Its own docstring says "no special values
   (NaN, inf) support": a NaN fails both range tests and goes down the normal-range path, where
   the bias arithmetic on its exponent-255 word wraps in the uint8 cast. The result is a finite
   code that depends on the payload (0x7fc00000 -> 0x3, 0x7f800001 -> 0x2, 0x7fe00000 -> 0x4,
