@@ -55,8 +55,10 @@ def own_rate():
 def sweep_rate(target):
     start = time.perf_counter()
     if isinstance(target, str):
+        # the adapter's first batch pays for importing its library (torch: tens of seconds on a
+        # loaded machine), beyond the runner's default 10 s per batch
         run = subprocess.run([CLI, "sweep", DOMAIN, "--target", target, "--jobs", str(JOBS), "--stride",
-                              str(STRIDE), "--no-geometry"], capture_output=True, text=True)
+                              str(STRIDE), "--no-geometry", "--timeout", "300"], capture_output=True, text=True)
         assert run.returncode in (0, 1), run.stderr
     else:
         ninfer_conform.sweep(target, DOMAIN, jobs=JOBS, stride=STRIDE, no_geometry=True)

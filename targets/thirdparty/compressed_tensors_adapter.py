@@ -4,6 +4,21 @@
 - decode E2M1: `compressors.nvfp4.helpers.unpack_fp4_from_uint8(packed, m, n, dtype=float32)`, its
   table decode (kE2M1ToFloat, sign bit 3 applied by multiplying by -1), one code per byte's low
   nibble.
+- convert F32_TO_E2M1_RNE_SATFINITE: what the compressor's CPU path does to a scaled weight,
+  `FP4_E2M1_DATA.cast_to_fp4(x)` (quantization.utils.fp4_utils.cast_to_fp4, the eager torch
+  fallback: its Triton kernel needs CUDA) and then `pack_fp4_to_uint8`, whose nibbles are the
+  codes. cast_to_fp4 rounds to the nearest E2M1 value, not to a code: it sets |x| by interval
+  tests against the midpoints, closed where the even neighbour wins ([0, 0.25] -> 0, [0.75, 1.25]
+  -> 1, [1.75, 2.5] -> 2, [3.5, 5] -> 4) and open where the odd one would ((0.25, 0.75) -> 0.5,
+  (1.25, 1.75) -> 1.5, (2.5, 3.5) -> 3), and |x| > 5 (infinity included) -> 6: ties to even and
+  saturation. The sign comes back as `|x| * torch.sign(x)`, and sign(-0) is +0, so -0 becomes +0
+  (code 0x0; the recipe's is 0x8), while a negative value that rounds to zero keeps it (0 * -1 =
+  -0). pack_fp4_to_uint8 then takes the sign bit (`signbit`) and the magnitude as
+  `int8(2 * value)` matched against 1, 2, 3, 4, 6, 8 and >= 12. A NaN passes none of cast_to_fp4's
+  tests and leaves it as NaN * sign(NaN), a positive NaN here; its int8 conversion is 0 on this
+  CPU and signbit is clear, so every NaN gives +0 (0x0), not the recipe's 0x7 / 0xf
+  (docs/recipes.md). (The quantizer's `_round` clamps to [-6, 6] before cast_to_fp4, which
+  changes no result: the clamp keeps NaN and infinity saturates either way.)
 - dequantize NVFP4 (tensor level): what `NVFP4PackedCompressor.decompress` does, in float32:
   `unpack_fp4_from_uint8` of the packed [N, K/2] uint8 plane (two codes per byte, the first in
   the low nibble), then `quantization.lifecycle.forward.dequantize(x_q, scale, args=
@@ -25,6 +40,7 @@ get to the spec. K must be a multiple of 16 (`_process_group` raises otherwise: 
 `unsupported`). compressed-tensors applies none of the format's validity rules.
 Run with the project venv's python.
 """
+import functools
 import importlib.metadata as md
 import os
 import sys
@@ -40,9 +56,16 @@ class Unsupported(Exception):
     pass
 
 
+@functools.lru_cache(maxsize=None)
+def torch_one_thread():
+    import torch
+    torch.set_num_threads(1)  # one adapter process per sweep thread already
+    return torch
+
+
 def decode(word_type, words):
     import numpy as np
-    import torch
+    torch = torch_one_thread()
     from compressed_tensors.compressors.nvfp4.helpers import unpack_fp4_from_uint8
     n = len(words)
     packed = torch.from_numpy((words & 0xF).astype(np.uint8).reshape(n, 1))
@@ -50,10 +73,27 @@ def decode(word_type, words):
     return out.contiguous().view(torch.int32).numpy().view(np.uint32)
 
 
+def convert(recipe, words):
+    """F32_TO_E2M1_RNE_SATFINITE: cast_to_fp4 then pack_fp4_to_uint8 of one [1, n] row (n made
+    even with a trailing zero), the two nibbles of each byte unpacked again."""
+    import numpy as np
+    torch = torch_one_thread()
+    from compressed_tensors.compressors.nvfp4.helpers import pack_fp4_to_uint8
+    from compressed_tensors.quantization.quant_args import FP4_E2M1_DATA
+    n = len(words)
+    x = np.zeros(n + (n & 1), dtype=np.uint32)
+    x[:n] = words
+    values = FP4_E2M1_DATA.cast_to_fp4(torch.from_numpy(x.view(np.float32)))
+    packed = pack_fp4_to_uint8(values.reshape(1, -1)).reshape(-1).numpy().astype(np.uint32)
+    codes = np.empty(len(x), dtype=np.uint32)
+    codes[0::2], codes[1::2] = packed & 0xF, packed >> 4
+    return codes[:n]
+
+
 def nvfp4_dequantize(codes, scales, divisor):
     """codes: uint8 [N, K] (one code each), scales: uint8 [N, K/16], divisor: binary32 bits."""
     import numpy as np
-    import torch
+    torch = torch_one_thread()
     from compressed_tensors.compressors.nvfp4.helpers import unpack_fp4_from_uint8
     from compressed_tensors.quantization import QuantizationArgs
     from compressed_tensors.quantization.lifecycle.forward import dequantize
@@ -114,6 +154,7 @@ def adapter():
     version = "%s+torch-%s" % (md.version("compressed-tensors"), md.version("torch"))
     return nc_pipe.Adapter("compressed-tensors", version,
                            {"decode": (("E2M1",), decode),
+                            "convert": (("F32_TO_E2M1_RNE_SATFINITE",), convert),
                             "dequantize": (NVFP4, unsupported_as_answer(dequantize)),
                             "reconstruct": (NVFP4, unsupported_as_answer(reconstruct))})
 

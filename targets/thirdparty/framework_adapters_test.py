@@ -50,6 +50,12 @@ SPEC = {
                          "80000000,be800000,bf000000,bf400000,bf800000,bfc00000,c0000000,c0400000"),
 }
 CONVERTS_16 = ["convert F32_TO_BF16_RNE", "convert F32_TO_F16_RNE"]
+# E2M1 by docs/recipes.md beyond SPEC's: the ties the encoders built from midpoint comparisons
+# must send to the even neighbour, each way (1.25 -> 1, 1.75 -> 2, 3.5 -> 4, 0.75 + 1 ulp -> 1,
+# 0.25 + 1 ulp -> 0.5), 6, 7 (the tie with 8: saturates) and a negative value rounding to zero
+# (-0.125 -> -0, 0x8), for the NVFP4 encoders whose -0 and NaN answers are departures.
+E2M1_TIES = ("convert F32_TO_E2M1_RNE_SATFINITE 3fa00000 3fe00000 40600000 3f400001 3e800001 40c00000 40e00000 be000000 c0600000",
+             "2 4 6 2 1 7 7 8 e")
 DECODES_8 = ["decode BF16", "decode F16", "decode E4M3FN"]
 
 # ADAPTER -> (hello name, capabilities, capabilities it must decline, documented departures:
@@ -131,13 +137,24 @@ ADAPTERS = {
                        # F16 keeps a signalling NaN signalling (recipe: quiet bit forced)
                        [("convert F32_TO_F16_RNE 7fa00000", "7d00")]),
     "torchao": ("torchao",
-                ["decode E2M1", "reconstruct NVFP4", "dequantize NVFP4"],
-                ["decode BF16", "convert F32_TO_BF16_RNE", "reconstruct FP8_E4M3FN_ROW_BF16S"],
+                ["decode E2M1", "convert F32_TO_E2M1_RNE_SATFINITE", "reconstruct NVFP4", "dequantize NVFP4",
+                 "reconstruct FP8_E4M3FN_ROW_BF16S", "dequantize FP8_E4M3FN_ROW_BF16S"],
+                ["decode BF16", "convert F32_TO_BF16_RNE", "convert F32_TO_E4M3FN_RNE_SATFINITE"],
                 # multiply by float32(1/d_w) after rounding P * e4m3: 0.5 * 1.75 / 1.5 is 0x3f155555
                 # correctly rounded, torchao 0x3f155556; a subnormal d_w makes P infinite:
                 # 0 * inf = NaN; K = 1 is not a whole block (unsupported)
                 [("reconstruct NVFP4 1:3e:3fc00000 8:27:00000001", "3f155556 ffc00000"),
-                 ("dequantize NVFP4 1x1 a 7e 3fc00000", None)]),
+                 ("dequantize NVFP4 1x1 a 7e 3fc00000", None),
+                 E2M1_TIES,
+                 # f32_to_f4_unpacked sends a NaN down its normal-range path: word - (126 << 23) +
+                 # 0x1fffff + (bit 22), >> 22, low byte, sign back in bit 3. 0x7fc00000: 0x40e00000
+                 # >> 22 = 0x103 -> 3; 0xffc00000 -> 0xb; 0x7f800001: 0x40a00000 >> 22 = 0x102 -> 2
+                 # (recipe: 7, f, 7)
+                 ("convert F32_TO_E2M1_RNE_SATFINITE 7fc00000 ffc00000 7f800001", "3 b 2"),
+                 # Float8Tensor applies no validity rule: a nonzero code in a +0-scale row (spec 3.4
+                 # invalid) is answered 2^-9 * +0 = +0, -2^-9 * +0 = -0
+                 ("reconstruct FP8_E4M3FN_ROW_BF16S 01:0000 81:0000", "00000000 80000000"),
+                 ("dequantize FP8_E4M3FN_ROW_BF16S 2x2x1 38,b8,40,00 4000,3f00", None)]),
     "compressed-tensors": ("compressed-tensors",
                            ["decode E2M1", "reconstruct NVFP4", "dequantize NVFP4"],
                            ["decode BF16", "convert F32_TO_BF16_RNE", "reconstruct FP8_E4M3FN_ROW_BF16S"],
@@ -145,7 +162,13 @@ ADAPTERS = {
                            # = 1.95 is 0x3ff9999a correctly rounded, 0x3ff99999 after float32(1.625 /
                            # 1.25) * 1.5; a subnormal d_w makes the quotient infinite: -0 * inf = NaN
                            [("reconstruct NVFP4 3:3d:3fa00000 8:27:00000001", "3ff99999 ffc00000"),
-                            ("dequantize NVFP4 1x1 a 7e 3fc00000", None)]),
+                            ("dequantize NVFP4 1x1 a 7e 3fc00000", None),
+                            E2M1_TIES,
+                            # cast_to_fp4 puts the sign back as |x| * sign(x), and sign(-0) is +0:
+                            # -0 -> 0x0 (recipe 0x8); a NaN stays NaN, int8(NaN) is 0 on x86 and its
+                            # sign is lost: every NaN -> 0x0 (recipe 0x7 / 0xf)
+                            (SPEC["convert F32_TO_E2M1_RNE_SATFINITE"][0], "6 4 2 0 7 f 0"),
+                            ("convert F32_TO_E2M1_RNE_SATFINITE 7fc00000 ffc00000 7f800001", "0 0 0")]),
     "modelopt": ("modelopt",
                  ["reconstruct NVFP4"],
                  ["decode BF16", "convert F32_TO_BF16_RNE", "reconstruct FP8_E4M3FN_ROW_BF16S"],
@@ -156,7 +179,13 @@ ADAPTERS = {
                    "00000000 3f000000 3f800000 3fc00000 40000000 40400000 40800000 40c00000 00000000 c0c00000"),
                   ("reconstruct NVFP4 1:3e:3fc00000 8:38:3f800000", "3f155556 00000000"),
                   (SPEC["dequantize NVFP4"][0], SPEC["dequantize NVFP4"][1].replace(",80000000,", ",00000000,")),
-                  ("dequantize NVFP4 1x1 a 7e 3fc00000", None)]),
+                  ("dequantize NVFP4 1x1 a 7e 3fc00000", None),
+                  E2M1_TIES,
+                  # _cast_fp4's sign is x < 0, false for -0 and for every NaN, and a NaN sorts
+                  # above all seven bounds: -0 -> 0x0 (recipe 0x8), any NaN -> 0x7 (recipe 0xf
+                  # for a negative one)
+                  (SPEC["convert F32_TO_E2M1_RNE_SATFINITE"][0], "6 4 2 0 7 f 0"),
+                  ("convert F32_TO_E2M1_RNE_SATFINITE 7fc00000 ffc00000 ff800001", "7 7 7")]),
 }
 
 src, which = sys.argv[1], sys.argv[2]

@@ -3,6 +3,16 @@
 
 - decode E2M1: `NVFP4QTensor.get_e2m1_values(device)` indexed by the code, the 16-entry table
   its dequantize decodes with (nvfp4_tensor.e2m1_values).
+- convert F32_TO_E2M1_RNE_SATFINITE: `NVFP4QTensor._cast_fp4(x)`, the element encoder
+  `NVFP4QTensor.quantize` applies to the scaled weight (and the ONNX exporter's `_cast_fp4`
+  calls), returning one code per uint8. It is built from comparisons: the code's magnitude is
+  `torch.searchsorted(e2m1_bounds, |x|)`, the number of midpoints [0.25, 0.75, 1.25, 1.75, 2.5,
+  3.5, 5] below |x|, plus one where |x| equals an odd-indexed midpoint (0.75, 1.75, 3.5), so a tie
+  goes up there and down at the others: ties to even. Every |x| above 5 (6 and beyond, infinity
+  included) counts all seven midpoints and saturates to 0x7. The sign bit is `x < 0`, a
+  comparison, so -0 gives +0 (0x0, where the recipe keeps the sign: 0x8), and a NaN, which
+  compares false, is positive and, sorted above every bound, gives 0x7 whatever its sign: the
+  recipe's 0x7 for a positive NaN, 0x7 instead of 0xf for a negative one (docs/recipes.md).
 - dequantize NVFP4 (tensor level): `NVFP4QTensor([N, K], float32, packed).dequantize(float32,
   scale=S, double_scale=P, block_sizes={-1: 16})`, the non-`fast` (pure torch) path, as ModelOpt's
   export and its NVFP4 quantizer dequantize. packed is [N, K/2] uint8, two codes per byte, the
@@ -21,6 +31,7 @@ it. The blocks must be whole: a K that is not a multiple of 16 cannot be express
 `unsupported`). ModelOpt applies none of the format's validity rules.
 Run with the project venv's python.
 """
+import functools
 import importlib.metadata as md
 import os
 import sys
@@ -36,19 +47,35 @@ class Unsupported(Exception):
     pass
 
 
+@functools.lru_cache(maxsize=None)
+def torch_one_thread():
+    import torch
+    torch.set_num_threads(1)  # one adapter process per sweep thread already
+    return torch
+
+
 def decode(word_type, words):
     import numpy as np
-    import torch
+    torch = torch_one_thread()
     from modelopt.torch.quantization.qtensor.nvfp4_tensor import NVFP4QTensor
     table = NVFP4QTensor.get_e2m1_values(torch.device("cpu"))
     out = table[torch.from_numpy((words & 0xF).astype(np.int64))].to(torch.float32)
     return out.contiguous().view(torch.int32).numpy().view(np.uint32)
 
 
+def convert(recipe, words):
+    """F32_TO_E2M1_RNE_SATFINITE: NVFP4QTensor._cast_fp4, one code per uint8 (right-aligned)."""
+    import numpy as np
+    torch = torch_one_thread()
+    from modelopt.torch.quantization.qtensor.nvfp4_tensor import NVFP4QTensor
+    x = torch.from_numpy(words.astype(np.uint32).view(np.float32))  # _cast_fp4 takes |x| in place: a copy
+    return NVFP4QTensor._cast_fp4(x).numpy().astype(np.uint32) & 0xF
+
+
 def nvfp4_dequantize(codes, scales, divisor):
     """codes: uint8 [N, K] (one code each), scales: uint8 [N, K/16], divisor: binary32 bits."""
     import numpy as np
-    import torch
+    torch = torch_one_thread()
     from modelopt.torch.quantization.qtensor.nvfp4_tensor import NVFP4QTensor
     n, k = codes.shape
     if k % BLOCK:
@@ -105,6 +132,7 @@ def adapter():
     in-process target of the Python package (nc_pipe.Adapter)."""
     version = "%s+torch-%s" % (md.version("nvidia-modelopt"), md.version("torch"))
     return nc_pipe.Adapter("modelopt", version, {"decode": (("E2M1",), decode),
+                                                 "convert": (("F32_TO_E2M1_RNE_SATFINITE",), convert),
                                                  "dequantize": (NVFP4, unsupported_as_answer(dequantize)),
                                                  "reconstruct": (NVFP4, unsupported_as_answer(reconstruct))})
 
