@@ -5,7 +5,7 @@ for every capability it offers, the capabilities it must decline, each documente
 (so a change in the framework shows up), and the binary framing the sweeps use.
 
 usage: framework_adapters_test.py SOURCE_DIR ADAPTER
-ADAPTER: a row of implementations.json whose adapter_test is this file (pytorch, jax, tensorflow, paddle, openvino,
+ADAPTER: a row of implementations.json whose adapter_test is this file (pytorch, jax, tensorflow, paddle, mlx, openvino,
          onnxruntime, torchao, ...); tests.cmake registers one ctest per such row
 exit 77 = skipped: no .venv, or the venv cannot import the framework (the reason is printed).
 """
@@ -103,6 +103,19 @@ ADAPTERS = {
                 ("convert F32_TO_BF16_RNE 7fc00000 ffc00000 ff812345", "7fff 7fff 7fff"),
                 ("convert F32_TO_F16_RNE 7fa00000 7f800001 ffc00000", "7d00 7c01 fe00"),
                 ("convert F32_TO_F16_RNE 13800000 18800000 93000001 13c00000 12ffffff", "0001 0400 8001 0002 0000")]),
+    # MLX: astype for BF16/F16, to_fp8/from_fp8 for E4M3FN (to_fp8 saturates, infinity included:
+    # SATFINITE), E2M1 decoded by mxfp4 dequantize under a unit scale; no float32 -> E2M1 cast and
+    # no FP32 divisor for NVFP4 (nvfp4 multiplies by global_scale / 2688). Departures, all NaN:
+    # to_fp8 sends a NaN to +-448 (recipe: 7f / ff by the sign); BF16 NaN is 7fc0 whatever the sign;
+    # F16 NaN is 7d00 / fd00 (sign kept, payload dropped, quiet bit 0x200 clear: recipe 7e00 /
+    # fe00 for the quiet NaNs, 7f00 for 7fa00000).
+    "mlx": ("mlx",
+            DECODES_8 + ["decode E2M1"] + CONVERTS_16 + ["convert F32_TO_E4M3FN_RNE_SATFINITE"],
+            ["convert F32_TO_E4M3FN_RNE_OVF_NAN", "convert F32_TO_E2M1_RNE_SATFINITE", "reconstruct NVFP4",
+             "dequantize NVFP4"],
+            [("convert F32_TO_E4M3FN_RNE_SATFINITE 7fc00000 ffc00000 7f800001", "7e fe 7e"),
+             ("convert F32_TO_BF16_RNE 7fc00000 ffc00000 ff812345", "7fc0 7fc0 7fc0"),
+             ("convert F32_TO_F16_RNE 7fc00000 ffc00000 7fa00000", "7d00 fd00 7d00")]),
     "openvino": ("openvino",
                  DECODES_8 + ["decode E2M1", "convert F32_TO_F16_RNE", "convert F32_TO_E2M1_RNE_SATFINITE"],
                  ["convert F32_TO_E4M3FN_RNE_SATFINITE"],
@@ -231,7 +244,8 @@ for (request, expect), got in zip(cases, lines[1:]):
 
 
 # The configuration the adapter reports (PIPE.md `info 1`), where it reports one: the path judged.
-INFO = {"pytorch": ["aten_cpu_capability=", "layout=contiguous", "threads=1"],
+INFO = {"mlx": ["device=Device(cpu,_0)", "stream=thread-local", "path=eager"],
+        "pytorch": ["aten_cpu_capability=", "layout=contiguous", "threads=1"],
         "pytorch-strided": ["aten_cpu_capability=", "layout=strided"],
         "openvino": ["shapes=dynamic", "inference_precision_hint=f32", "inference_num_threads=1"],
         "openvino-static": ["shapes=static", "inference_precision_hint=f32"],
