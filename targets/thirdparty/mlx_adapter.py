@@ -19,7 +19,9 @@ What MLX 0.32 exposes for these formats, and what the adapter makes of it:
   (global_scale is the tensor's absolute maximum, as its quantize takes it) instead of dividing by
   the spec's FP32 divisor d_w (3.3): `W = e2m1 * e4m3 / d_w` has no exact expression there, so
   neither is offered. Its K must also be a multiple of 32 (K = 16: "[reshape] Cannot reshape array
-  of size 2 into shape (0,4)").
+  of size 2 into shape (0,4)"). Nor can "mxfp8" carry FP8_E4M3FN_ROW_BF16S (3.4): its E8M0 scale
+  per 32 codes is a power of two, not a BF16 multiplier per row; "affine" (a scale and a bias per
+  group) is none of the registered schemes.
 - `mx.compile` gives the same words as these eager calls, checked with each cast fused with a
   negation so that MLX generates and builds its own C++ kernel (/tmp/mlx/VERSION/cpu): BF16 and F16
   over every binary32 input, the decodes over every word; to_fp8 stays an op of its own under
