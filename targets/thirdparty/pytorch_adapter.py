@@ -35,18 +35,19 @@ import functools
 import importlib.metadata as md
 import os
 import sys
+import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import nc_pipe  # noqa: E402
 
 DECODE_TYPES = ("BF16", "F16", "E4M3FN")
 RECIPES = ("F32_TO_BF16_RNE", "F32_TO_F16_RNE", "F32_TO_E4M3FN_RNE_SATFINITE")
-MODE = sys.argv[1] if len(sys.argv) > 1 else "contiguous"
+NAMES = {"contiguous": "pytorch", "strided": "pytorch-strided", "compile": "pytorch-compile"}
+# The mode is the first argument; anything else (a script importing this module) is contiguous.
+MODE = sys.argv[1] if len(sys.argv) > 1 and sys.argv[1] in NAMES else "contiguous"
 STRIDED, COMPILED = MODE == "strided", MODE == "compile"
 BLOCK = 1 << 16  # the compiled functions' one shape: the sweep's batch length (runners/PIPE.md)
-NAMES = {"contiguous": "pytorch", "strided": "pytorch-strided", "compile": "pytorch-compile"}
-if MODE not in NAMES:
-    sys.exit("usage: pytorch_adapter.py [contiguous|strided|compile]")
+COMPILING = threading.Lock()  # in process, the sweep's threads share one compilation of each cast
 
 
 @functools.lru_cache(maxsize=None)
@@ -74,22 +75,31 @@ def layout(t):
 
 
 @functools.lru_cache(maxsize=None)
-def compiled(dtype):
-    """x -> x.to(dtype) compiled by Inductor for the CPU, for 1-D float tensors of BLOCK elements."""
+def build(source, dtype):
+    """x -> x.to(dtype) compiled by Inductor for the CPU for 1-D `source` tensors of BLOCK elements,
+    compiled here on a block of zeros (the one shape it will see)."""
     import torch
     tables()  # the thread setting, before Inductor reads it
-    return torch.compile(lambda x: x.to(dtype), backend="inductor", dynamic=False, fullgraph=True)
+    fn = torch.compile(lambda x: x.to(dtype), backend="inductor", dynamic=False, fullgraph=True)
+    fn(torch.zeros(BLOCK, dtype=source))
+    return fn
+
+
+def compiled(source, dtype):
+    with COMPILING:
+        return build(source, dtype)
 
 
 def cast(t, dtype):
-    """t.to(dtype): eager (on layout(t)), or block by block through compiled(dtype)."""
+    """t.to(dtype): eager (on layout(t)), or block by block through its compiled function."""
     if not COMPILED:
         return layout(t).to(dtype)
     import torch
     n = t.numel()
     padded = torch.zeros(max(1, -(-n // BLOCK)) * BLOCK, dtype=t.dtype)
     padded[:n] = t
-    return torch.cat([compiled(dtype)(block) for block in padded.split(BLOCK)])[:n]
+    fn = compiled(t.dtype, dtype)
+    return torch.cat([fn(block) for block in padded.split(BLOCK)])[:n]
 
 
 def decode(word_type, words):
