@@ -2,8 +2,9 @@
 (1) the cast's own rate over the same inputs in the runner's batches of 65536 on 2 threads, (2)
 `sweep convert.RECIPE` of the adapter in process (targets/thirdparty/ADAPTER_adapter.py's
 adapter()), (3) the same sweep through the pipe adapter.
-Usage: bench_adapter_sweep.py [ADAPTER [RECIPE [STRIDE]]] (defaults ml_dtypes, F32_TO_BF16_RNE, 17:
-1 in STRIDE of the 2^32 inputs)."""
+Usage: bench_adapter_sweep.py [ADAPTER[:ARG] [RECIPE [STRIDE]]] (defaults ml_dtypes, F32_TO_BF16_RNE,
+17: 1 in STRIDE of the 2^32 inputs). ARG is the adapter's argument, both in process and on the pipe
+(pytorch:compile, tensorflow:xla)."""
 import os
 import subprocess
 import sys
@@ -20,11 +21,12 @@ SOURCE = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(SOURCE, "targets", "thirdparty"))
 import importlib  # noqa: E402
 
-ADAPTER = sys.argv[1] if len(sys.argv) > 1 else "ml_dtypes"
+ADAPTER, _, ARG = (sys.argv[1] if len(sys.argv) > 1 else "ml_dtypes").partition(":")
 RECIPE = sys.argv[2] if len(sys.argv) > 2 else "F32_TO_BF16_RNE"
+STRIDE = int(sys.argv[3]) if len(sys.argv) > 3 else 17
+sys.argv = [ADAPTER + "_adapter.py"] + ([ARG] if ARG else [])  # the adapter reads its argument on import
 TARGET = importlib.import_module(ADAPTER + "_adapter").adapter()
 
-STRIDE = int(sys.argv[3]) if len(sys.argv) > 3 else 17
 JOBS, BATCH, DOMAIN = 2, 1 << 16, "convert." + RECIPE
 inputs = -(-(1 << 32) // STRIDE)
 
@@ -68,8 +70,9 @@ def sweep_rate(target):
 warm_up()
 own = own_rate()
 inproc = sweep_rate(TARGET)
-pipe = sweep_rate("pipe:%s %s" % (sys.executable, os.path.join(SOURCE, "targets", "thirdparty", ADAPTER + "_adapter.py")))
-print("%s %s: %d inputs (1 in %d of 2^32), %d jobs" % (ADAPTER, RECIPE, inputs, STRIDE, JOBS))
+pipe = sweep_rate("pipe:%s %s%s" % (sys.executable, os.path.join(SOURCE, "targets", "thirdparty", ADAPTER + "_adapter.py"),
+                                     " " + ARG if ARG else ""))
+print("%s %s: %d inputs (1 in %d of 2^32), %d jobs" % (TARGET.name, RECIPE, inputs, STRIDE, JOBS))
 print("the cast alone      %8.1f M inputs/s" % (own / 1e6))
 print("in-process sweep    %8.1f M inputs/s  (%.0f%% of the cast's own rate)" % (inproc / 1e6, 100 * inproc / own))
 print("pipe adapter sweep  %8.1f M inputs/s  (in-process is %.1fx)" % (pipe / 1e6, inproc / pipe))

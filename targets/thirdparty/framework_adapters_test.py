@@ -72,6 +72,17 @@ ADAPTERS = {
                         ["decode E2M1", "convert F32_TO_E4M3FN_RNE_OVF_NAN"],
                         # the scalar path: 0x7fc0 for both signs; F16 decode quiets, keeping the payload
                         [("convert F32_TO_BF16_RNE 7fc00000 ffc00000", "7fc0 7fc0"), ("decode F16 7c01 7c01", "7fc02000 7fc02000")]),
+    # torch.compile (Inductor's own C++ loop for x.to(dtype), at::vec at the ISA it picks): the
+    # conversions of `pytorch` (SATFINITE: inf and above 464 give 0x7e), with BF16 NaN 0xffff
+    # whatever the sign; unlike eager, which gives 0x7ff00000 / 0xfff00000, E4M3FN NaN decodes
+    # to the canonical quiet NaN with its sign, and F16 decode quiets a NaN keeping its payload
+    # wherever it sits in a request (eager's tail element gives 0x7fffffff)
+    "pytorch-compile": ("pytorch-compile",
+                        DECODES_8 + CONVERTS_16 + ["convert F32_TO_E4M3FN_RNE_SATFINITE"],
+                        ["decode E2M1", "convert F32_TO_E4M3FN_RNE_OVF_NAN", "convert F32_TO_E2M1_RNE_SATFINITE"],
+                        [("convert F32_TO_BF16_RNE 7fc00000 ffc00000", "ffff ffff"),
+                         ("decode E4M3FN 7f ff", "7fc00000 ffc00000"),
+                         ("decode F16 7c01 fc01 7e00", "7fc02000 ffc02000 7fc00000")]),
     "jax": ("jax",
             DECODES_8 + ["decode E2M1"] + CONVERTS_16 + ["convert F32_TO_E4M3FN_RNE_OVF_NAN", "convert F32_TO_E2M1_RNE_SATFINITE"],
             ["convert F32_TO_E4M3FN_RNE_SATFINITE"],
@@ -222,6 +233,9 @@ cases += [("frobnicate 1", None), ("encode Q4G64_F16S FP32 1x2 3f800000,bf000000
 cmd = [python, os.path.join(src, "targets", "thirdparty", row["adapter"]["pipe"])] + row["adapter"].get("args", [])
 os.environ.update(row["adapter"].get("env", {}))
 passed = failed = 0
+# A session's wall-clock limit: the adapter's first request of each capability may take its row's
+# per-request timeout (torch.compile compiles each cast then; TensorFlow and torch import).
+SESSION_TIMEOUT = max(240, 4 * row.get("timeout", 10))
 
 
 def check(ok, what):
@@ -232,7 +246,7 @@ def check(ok, what):
 
 
 requests = ["hello 1"] + [r for r, _ in cases]
-proc = subprocess.run(cmd, input="".join(r + "\n" for r in requests), capture_output=True, text=True, timeout=240)
+proc = subprocess.run(cmd, input="".join(r + "\n" for r in requests), capture_output=True, text=True, timeout=SESSION_TIMEOUT)
 lines = proc.stdout.splitlines()
 check(proc.returncode == 0, "exit status %d: %s" % (proc.returncode, proc.stderr[-500:]))
 check(len(lines) == len(requests), "answered %d lines for %d requests" % (len(lines), len(requests)))
@@ -247,17 +261,18 @@ for (request, expect), got in zip(cases, lines[1:]):
 INFO = {"mlx": ["device=Device(cpu,_0)", "stream=thread-local", "path=eager"],
         "pytorch": ["aten_cpu_capability=", "layout=contiguous", "threads=1"],
         "pytorch-strided": ["aten_cpu_capability=", "layout=strided"],
+        "pytorch-compile": ["path=torch.compile", "backend=inductor", "block=65536", "threads=1", "inductor_isa=", "cxx="],
         "openvino": ["shapes=dynamic", "inference_precision_hint=f32", "inference_num_threads=1"],
         "openvino-static": ["shapes=static", "inference_precision_hint=f32"],
         "paddle": ["mode=dynamic", "place=cpu", "omp_num_threads=1"]}
 if which in INFO:
-    proc = subprocess.run(cmd, input="hello 1\ninfo 1\n", capture_output=True, text=True, timeout=240)
+    proc = subprocess.run(cmd, input="hello 1\ninfo 1\n", capture_output=True, text=True, timeout=SESSION_TIMEOUT)
     info = (proc.stdout.splitlines() + ["", ""])[1]
     check(info.startswith("ok ") and all(k in info.split(" ")[1:] or any(t.startswith(k) for t in info.split(" "))
                                          for k in INFO[which]), "info 1: %r, want %s" % (info, INFO[which]))
     if which == "pytorch":  # ATEN_CPU_CAPABILITY caps the level; the adapter reports the one in force
         env = dict(os.environ, ATEN_CPU_CAPABILITY="default")
-        proc = subprocess.run(cmd, input="hello 1\ninfo 1\n", capture_output=True, text=True, timeout=240, env=env)
+        proc = subprocess.run(cmd, input="hello 1\ninfo 1\n", capture_output=True, text=True, timeout=SESSION_TIMEOUT, env=env)
         info = (proc.stdout.splitlines() + ["", ""])[1]
         check("aten_cpu_capability=DEFAULT" in info.split(" "), "info 1 under ATEN_CPU_CAPABILITY=default: %r" % info)
 
@@ -273,7 +288,7 @@ stream = b"hello 1\nbinary 1\n"
 for request, _ in word_cases:
     op, selector, *words = request.split(" ")
     stream += ("bin %s %s %d\n" % (op, selector, len(words))).encode() + words_le(" ".join(words))
-proc = subprocess.run(cmd, input=stream + b"hello 1\n", capture_output=True, timeout=240)
+proc = subprocess.run(cmd, input=stream + b"hello 1\n", capture_output=True, timeout=SESSION_TIMEOUT)
 out = proc.stdout
 check(proc.returncode == 0, "binary session exit status %d: %s" % (proc.returncode, proc.stderr[-500:]))
 first = out.split(b"\n", 1)[0]

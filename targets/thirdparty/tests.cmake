@@ -91,7 +91,7 @@ foreach(adapter IN LISTS nc_tp_framework_tests)
            COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/framework_adapters_test.py
                    ${PROJECT_SOURCE_DIR} ${adapter})
   set_tests_properties("thirdparty: ${adapter} pipe adapter" PROPERTIES
-                       LABELS thirdparty SKIP_RETURN_CODE 77 TIMEOUT 300)
+                       LABELS thirdparty SKIP_RETURN_CODE 77 TIMEOUT 900)
 endforeach()
 
 # The committed certificates as `ninfer-conform verify` sees them: every digest holds, every
