@@ -91,7 +91,10 @@ struct WordDomain : Domain {
     for (uint64_t i = begin; i < end;) {
       const uint64_t first = i;
       const size_t n = size_t(std::min<uint64_t>(kBatch, (end - i + stride - 1) / stride));
-      for (size_t k = 0; k < n; ++k) in[k] = uint32_t(first + k * stride);  // index = input word
+      // index = input word: first + k * stride, in 32-bit arithmetic (each word is below 2^32, so
+      // the sums modulo 2^32 are the words), a step a lane the compiler vectorises.
+      uint32_t word = uint32_t(first);
+      for (size_t k = 0; k < n; ++k, word += uint32_t(stride)) in[k] = word;
       i += n * stride;
       int rc = call(t, in.data(), n, out.data());
       if (rc == NC_EUNSUPPORTED) {  // the ABI declines a selector as a whole: skip the rest
