@@ -92,6 +92,28 @@ int target_error(const std::string& what, const std::string& why) {
   return kTargetError;
 }
 
+// out[i] = Out(element i of a) for the n elements of a, read as In (their width: the bits are
+// kept, a signed word's too). One loop per width, not a switch per element: a contiguous result
+// (the usual case) is a plain widening or narrowing copy the compiler vectorises, and a memcpy
+// where the widths agree.
+template <typename In, typename Out>
+void copy_typed(const nb::ndarray<nb::ro, nb::device::cpu>& a, size_t n, Out* out) {
+  if (n == 0) return;
+  const In* in = static_cast<const In*>(a.data());
+  const int64_t stride = n > 1 ? a.stride(0) : 1;  // in elements
+  if constexpr (sizeof(In) == sizeof(Out)) {
+    if (stride == 1) {
+      std::memcpy(out, in, n * sizeof(Out));
+      return;
+    }
+  }
+  if (stride == 1) {
+    for (size_t i = 0; i < n; ++i) out[i] = Out(in[i]);
+  } else {
+    for (size_t i = 0; i < n; ++i) out[i] = Out(in[int64_t(i) * stride]);
+  }
+}
+
 // Copies a result array of n integer words (8 to 64 bits, signed or not, or bool) into out as
 // 32-bit words (a signed word keeps its bits: int8 -1 is 0xff). false with *why otherwise.
 template <typename Out>
@@ -118,26 +140,19 @@ bool copy_words(nb::handle result, size_t n, Out* out, std::string* why) {
            " (return the words' bit patterns as unsigned integers, e.g. x.view(np.uint32))";
     return false;
   }
-  const char* base = static_cast<const char*>(a.data());
-  const int64_t stride = a.stride(0) * int64_t(t.bits / 8);
-  for (size_t i = 0; i < n; ++i) {
-    const char* p = base + int64_t(i) * stride;
-    uint64_t v = 0;
-    switch (t.bits) {
-      case 8:
-        v = *reinterpret_cast<const uint8_t*>(p);
-        break;
-      case 16:
-        v = *reinterpret_cast<const uint16_t*>(p);
-        break;
-      case 32:
-        v = *reinterpret_cast<const uint32_t*>(p);
-        break;
-      default:
-        v = *reinterpret_cast<const uint64_t*>(p);
-        break;
-    }
-    out[i] = Out(v);
+  switch (t.bits) {
+    case 8:
+      copy_typed<uint8_t>(a, n, out);
+      break;
+    case 16:
+      copy_typed<uint16_t>(a, n, out);
+      break;
+    case 32:
+      copy_typed<uint32_t>(a, n, out);
+      break;
+    default:
+      copy_typed<uint64_t>(a, n, out);
+      break;
   }
   return true;
 }

@@ -91,18 +91,21 @@ void convert_batch(Recipe r, const uint32_t* src, size_t n, uint32_t* out) {
 }
 
 namespace {
-// Fills out[0..hi-lo] with f over [lo, hi], given f(lo) and f(hi), for f monotone on [lo, hi].
+// Fills out[0..hi-lo] with f(word(k)) for k in [lo, hi], word(k) = base + k * stride, given the
+// results at lo and hi, for f monotone on the words between.
 template <Recipe R>
-void fill_monotone(uint32_t lo, uint32_t hi, uint32_t f_lo, uint32_t f_hi, uint32_t* out) {
+void fill_monotone(uint64_t base, uint64_t stride, uint64_t lo, uint64_t hi, uint32_t f_lo, uint32_t f_hi,
+                   uint32_t* out) {
   while (f_lo != f_hi && hi - lo > 1) {
-    uint32_t mid = lo + (hi - lo) / 2, f_mid = convert_one<R>(mid);
-    fill_monotone<R>(lo, mid, f_lo, f_mid, out);
+    const uint64_t mid = lo + (hi - lo) / 2;
+    const uint32_t f_mid = convert_one<R>(uint32_t(base + mid * stride));
+    fill_monotone<R>(base, stride, lo, mid, f_lo, f_mid, out);
     out += mid - lo;
     lo = mid;
     f_lo = f_mid;
   }
   if (f_lo == f_hi) {
-    for (uint32_t k = 0; k <= hi - lo; ++k) out[k] = f_lo;
+    for (uint64_t k = 0; k <= hi - lo; ++k) out[k] = f_lo;
   } else {  // two neighbours
     out[0] = f_lo;
     out[1] = f_hi;
@@ -110,28 +113,29 @@ void fill_monotone(uint32_t lo, uint32_t hi, uint32_t f_lo, uint32_t f_hi, uint3
 }
 
 template <Recipe R>
-void convert_range_of(uint32_t first, size_t n, uint32_t* out) {
-  uint64_t w = first;
-  const uint64_t end = uint64_t(first) + n;
-  while (w < end) {
-    // The monotone stretch holding w: finite words of one sign, [0, 7f7fffff] or [80000000, ff7fffff].
+void convert_range_of(uint32_t first, size_t n, uint64_t stride, uint32_t* out) {
+  uint64_t k = 0;  // out[k] is the result of word first + k * stride
+  while (k < n) {
+    const uint64_t w = first + k * stride;
+    // The monotone stretch holding w: finite words of one sign, [0, 7f7fffff] or [80000000, ff7fffff];
+    // the inputs in it are k up to (not including) the first whose word reaches its stop.
     const uint64_t sign_base = w & 0x80000000u;
-    if ((w & 0x7fffffffu) >= 0x7f800000u) {  // infinity or NaN: one by one to the end of this half
-      const uint64_t stop = std::min(end, sign_base + 0x80000000u);
-      for (; w < stop; ++w) *out++ = convert_one<R>(uint32_t(w));
+    const bool finite = (w & 0x7fffffffu) < 0x7f800000u;
+    const uint64_t stop = sign_base + (finite ? 0x7f800000u : 0x80000000u);
+    const uint64_t end = std::min<uint64_t>(n, k + (stop - w + stride - 1) / stride);
+    if (!finite) {  // infinity or NaN: one by one to the end of this half
+      for (; k < end; ++k) out[k] = convert_one<R>(uint32_t(first + k * stride));
       continue;
     }
-    const uint64_t stop = std::min(end, sign_base + 0x7f800000u);
-    const uint32_t lo = uint32_t(w), hi = uint32_t(stop - 1);
-    fill_monotone<R>(lo, hi, convert_one<R>(lo), convert_one<R>(hi), out);
-    out += stop - w;
-    w = stop;
+    fill_monotone<R>(first, stride, k, end - 1, convert_one<R>(uint32_t(w)),
+                     convert_one<R>(uint32_t(first + (end - 1) * stride)), out + k);
+    k = end;
   }
 }
 }  // namespace
 
-void convert_range(Recipe r, uint32_t first, size_t n, uint32_t* out) {
-  with_recipe(r, [&]<Recipe R>() { convert_range_of<R>(first, n, out); });
+void convert_range(Recipe r, uint32_t first, size_t n, uint32_t* out, uint64_t stride) {
+  with_recipe(r, [&]<Recipe R>() { convert_range_of<R>(first, n, stride, out); });
 }
 
 uint32_t f16_to_binary32(uint32_t w) { return to_binary32(w & 0xffffu, kBinary16); }

@@ -14,13 +14,15 @@ using nc::Recipe;  // the registry's recipes; what each computes is written here
 
 uint32_t convert(Recipe r, uint32_t binary32_word);
 void convert_batch(Recipe r, const uint32_t* src, size_t n, uint32_t* out);
-// out[k] = convert(r, first + k) for the n consecutive words from first (first + n <= 2^32).
+// out[k] = convert(r, first + k * stride) for the n words of the lattice from first (stride >= 1,
+// first + (n - 1) * stride < 2^32): consecutive words by default, a strided sweep's batch otherwise.
 // The same results as convert_batch, found by bisection on finite inputs: every recipe is monotone
 // non-decreasing in the input word within each sign half there (rounding to nearest is monotone,
 // and each destination orders its words as its values), so a run whose two ends agree is constant.
 // Non-finite inputs (not monotone: F16 keeps NaN payload bits) are converted one by one. This is
-// what lets the sweeps cover 2^32 inputs at the speed of the target, not of the reference.
-void convert_range(Recipe r, uint32_t first, size_t n, uint32_t* out);
+// what lets the sweeps cover 2^32 inputs (or 1 in a stride of them) at the speed of the target,
+// not of the reference.
+void convert_range(Recipe r, uint32_t first, size_t n, uint32_t* out, uint64_t stride = 1);
 
 // Exact decodes to binary32 bits of the small word types used as scales and codes.
 uint32_t f16_to_binary32(uint32_t w);     // NaN payload kept (shifted into the top bits)

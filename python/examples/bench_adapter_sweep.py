@@ -4,8 +4,12 @@
 adapter()), (3) the same sweep through the pipe adapter.
 Usage: bench_adapter_sweep.py [ADAPTER[:ARG] [RECIPE [STRIDE]]] (defaults ml_dtypes, F32_TO_BF16_RNE,
 17: 1 in STRIDE of the 2^32 inputs). ARG is the adapter's argument, both in process and on the pipe
-(pytorch:compile, tensorflow:xla)."""
+(pytorch:compile, tensorflow:xla).
+Each rate is given twice: per second of wall time, and per second of CPU time (every thread of
+this process; for the pipe, the executable and its adapter processes). On a machine that other
+work shares, the wall rates swing with the load; the CPU rates say what each way costs."""
 import os
+import resource
 import subprocess
 import sys
 import threading
@@ -37,42 +41,65 @@ def warm_up():
     TARGET.convert(RECIPE, np.zeros(64, dtype=np.uint32))
 
 
+def timed(fn):
+    """(inputs per wall second, inputs per CPU second) of fn(): this process's CPU, and its waited-for
+    children's."""
+    def cpu():
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return time.process_time() + children.ru_utime + children.ru_stime
+    start, start_cpu = time.perf_counter(), cpu()
+    fn()
+    return inputs / (time.perf_counter() - start), inputs / (cpu() - start_cpu)
+
+
 def own_rate():
-    """The cast alone: each thread converts its half of the inputs, batch by batch."""
+    """The cast alone: each thread converts its half of the inputs, batch by batch. A batch's words
+    are written into a buffer of the thread's own, as the runner writes its input buffer: the
+    cast's rate is not the allocations and passes of making each batch anew (np.arange, a 64-bit
+    product, a narrowing copy), which cost some of these casts more than the cast itself."""
+    lattice = (np.arange(BATCH, dtype=np.uint64) * STRIDE).astype(np.uint32)  # the words of batch 0
+
     def work(lo, hi):
-        out = None
+        buffer, out = np.empty(BATCH, dtype=np.uint32), None
         for first in range(lo, hi, BATCH):
-            words = (np.arange(first, min(first + BATCH, hi), dtype=np.uint64) * STRIDE).astype(np.uint32)
+            n = min(BATCH, hi - first)
+            words = buffer[:n]
+            np.add(lattice[:n], np.uint32(first * STRIDE % (1 << 32)), out=words)  # inputs stay below 2^32
             out = TARGET.convert(RECIPE, words)
         return out
-    start = time.perf_counter()
-    threads = [threading.Thread(target=work, args=(k * inputs // JOBS, (k + 1) * inputs // JOBS)) for k in range(JOBS)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return inputs / (time.perf_counter() - start)
+
+    def run():
+        threads = [threading.Thread(target=work, args=(k * inputs // JOBS, (k + 1) * inputs // JOBS))
+                   for k in range(JOBS)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    return timed(run)
 
 
 def sweep_rate(target):
-    start = time.perf_counter()
-    if isinstance(target, str):
-        # the adapter's first batch pays for importing its library (torch: tens of seconds on a
-        # loaded machine), beyond the runner's default 10 s per batch
-        run = subprocess.run([CLI, "sweep", DOMAIN, "--target", target, "--jobs", str(JOBS), "--stride",
-                              str(STRIDE), "--no-geometry", "--timeout", "300"], capture_output=True, text=True)
-        assert run.returncode in (0, 1), run.stderr
-    else:
-        ninfer_conform.sweep(target, DOMAIN, jobs=JOBS, stride=STRIDE, no_geometry=True)
-    return inputs / (time.perf_counter() - start)
+    def run():
+        if isinstance(target, str):
+            # the adapter's first batch pays for importing its library (torch: tens of seconds on a
+            # loaded machine), beyond the runner's default 10 s per batch
+            done = subprocess.run([CLI, "sweep", DOMAIN, "--target", target, "--jobs", str(JOBS), "--stride",
+                                   str(STRIDE), "--no-geometry", "--timeout", "300"], capture_output=True, text=True)
+            assert done.returncode in (0, 1), done.stderr
+        else:
+            ninfer_conform.sweep(target, DOMAIN, jobs=JOBS, stride=STRIDE, no_geometry=True)
+    return timed(run)
 
 
 warm_up()
-own = own_rate()
-inproc = sweep_rate(TARGET)
-pipe = sweep_rate("pipe:%s %s%s" % (sys.executable, os.path.join(SOURCE, "targets", "thirdparty", ADAPTER + "_adapter.py"),
-                                     " " + ARG if ARG else ""))
-print("%s %s: %d inputs (1 in %d of 2^32), %d jobs" % (TARGET.name, RECIPE, inputs, STRIDE, JOBS))
-print("the cast alone      %8.1f M inputs/s" % (own / 1e6))
-print("in-process sweep    %8.1f M inputs/s  (%.0f%% of the cast's own rate)" % (inproc / 1e6, 100 * inproc / own))
-print("pipe adapter sweep  %8.1f M inputs/s  (in-process is %.1fx)" % (pipe / 1e6, inproc / pipe))
+own, own_cpu = own_rate()
+inproc, inproc_cpu = sweep_rate(TARGET)
+pipe, pipe_cpu = sweep_rate("pipe:%s %s%s" % (sys.executable, os.path.join(SOURCE, "targets", "thirdparty", ADAPTER + "_adapter.py"),
+                                              " " + ARG if ARG else ""))
+print("%s %s: %d inputs (1 in %d of 2^32), %d jobs; M inputs per second of wall time | of CPU time" %
+      (TARGET.name, RECIPE, inputs, STRIDE, JOBS))
+print("the cast alone      %8.1f | %8.1f" % (own / 1e6, own_cpu / 1e6))
+print("in-process sweep    %8.1f | %8.1f  (%.0f%% | %.0f%% of the cast's own rate)" %
+      (inproc / 1e6, inproc_cpu / 1e6, 100 * inproc / own, 100 * inproc_cpu / own_cpu))
+print("pipe adapter sweep  %8.1f | %8.1f  (in-process is %.1fx | %.1fx)" %
+      (pipe / 1e6, pipe_cpu / 1e6, inproc / pipe, inproc_cpu / pipe_cpu))

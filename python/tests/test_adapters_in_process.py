@@ -142,3 +142,46 @@ def test_the_token_ops_in_process_send_the_pipes_tokens_to_the_same_handler():
     got = a.dequantize("W8G32_F16S", (1, 2), u32(0x00, 0xFF), u32(0x3C00), None)
     assert seen[-1] == ("W8G32_F16S", ["1x2", "00,ff", "3c00", "-"])
     assert got.dtype == np.uint32 and got.tolist() == [0, 0xBF800000]
+
+
+def test_certify_py_checks_a_python_row_in_process(tmp_path, source):
+    """certify.py --check --in-process: ml_dtypes' row certified through the package in this
+    interpreter has the findings its pipe adapter wrote (--write, through the pipe: certify.py's
+    own target spec, the project venv); a changed finding fails it; --write and a plugin row are
+    refused."""
+    import subprocess
+    import ninfer_conform
+    here = os.path.join(source, "targets", "thirdparty")
+    venv_python = os.path.join(source, ".venv", "bin", "python")
+    if subprocess.run([venv_python, "-c", "import ml_dtypes"], capture_output=True).returncode:
+        pytest.skip("no project venv with ml_dtypes (scripts/install-thirdparty) for the pipe side")
+    corpus, certs = str(tmp_path / "corpus"), str(tmp_path / "certs")
+    subprocess.run([sys.executable, os.path.join(here, "make_fixture_corpus.py"), corpus], check=True)
+
+    def certify(*args):
+        run = subprocess.run([sys.executable, os.path.join(here, "certify.py"), "--cli", ninfer_conform.EXECUTABLE,
+                              "--build", str(tmp_path), "--corpus", corpus, "--certs", certs, "--stride", "65537",
+                              "--jobs", "2", *args], capture_output=True, text=True)
+        return run.returncode, run.stdout + run.stderr
+
+    rc, out = certify("ml_dtypes", "--write")
+    assert rc == 0, out
+    with open(os.path.join(certs, "ml_dtypes", "certificate.json")) as f:
+        assert json.load(f)["identity"]["target"]["kind"] == "pipe"
+    rc, out = certify("ml_dtypes", "--check", "--in-process", sys.executable)
+    assert rc == 0 and "certified python:nc_pipe.Adapter in process" in out and "findings unchanged" in out, out
+
+    # A finding the in-process run does not reproduce: F32_TO_BF16_RNE's sweep judged one input more.
+    expected_file = os.path.join(certs, "ml_dtypes", "expected-findings.json")
+    with open(expected_file) as f:
+        expected = json.load(f)
+    expected["sweeps"]["convert.F32_TO_BF16_RNE"]["covered"] += 1
+    with open(expected_file, "w") as f:
+        json.dump(expected, f)
+    rc, out = certify("ml_dtypes", "--check", "--in-process", sys.executable)
+    assert rc == 1 and "CHANGED /sweeps/convert.F32_TO_BF16_RNE/covered" in out, out
+
+    rc, out = certify("ml_dtypes", "--write", "--in-process", sys.executable)
+    assert rc != 0 and "checks findings only" in out, out
+    rc, out = certify("eigen", "--check", "--in-process", sys.executable)
+    assert rc != 0 and "eigen is a plugin" in out, out

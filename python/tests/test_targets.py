@@ -118,6 +118,31 @@ def test_a_module_is_a_target_and_decode_answers_bits(tmp_path, monkeypatch):
     assert ninfer_conform.target_spec(bf16_module) == "python:bf16_module"
 
 
+def test_a_result_is_read_in_any_integer_width_and_layout():
+    """The runner copies a result by its width and stride (a memcpy for contiguous 32-bit words): the
+    same BF16 words as uint16, uint32, int16 (signed: 0x8000 and up are negative), uint64, every
+    other element of a buffer twice the size, and a view with a negative stride all judge alike."""
+    def strided(a):
+        buf = np.zeros(2 * len(a), a.dtype)
+        buf[::2] = a
+        return buf[::2]
+
+    layouts = {"uint16": lambda a: a, "uint32": lambda a: a.astype(np.uint32), "int16": lambda a: a.view(np.int16),
+               "uint64": lambda a: a.astype(np.uint64), "strided": strided,
+               "negative stride": lambda a: np.ascontiguousarray(a[::-1])[::-1]}
+    for name, layout in layouts.items():
+        class Laid(RoundNearestEven):
+            def convert(self, recipe, words):
+                result = layout(RoundNearestEven.convert(self, recipe, words))
+                assert len(result) < 2 or result.strides[0] != result.itemsize or name not in ("strided", "negative stride")
+                return result
+        report = ninfer_conform.replay(Laid(), suite="convert.F32_TO_BF16_RNE")
+        counts = report.suite("convert.F32_TO_BF16_RNE")["counts"]
+        assert report.conformant and counts["fail"] == 0 and counts["target-error"] == 0, (name, counts)
+        sweep = ninfer_conform.sweep(Laid(), "convert.F32_TO_BF16_RNE", jobs=2, stride=65537, no_geometry=True)[0]
+        assert sweep["mismatches"] == 0 and sweep["covered"] == 65536, (name, sweep["classes"])
+
+
 def test_sweep_runs_on_the_runner_threads():
     t = RoundNearestEven()
     reports = ninfer_conform.sweep(t, "convert.F32_TO_BF16_RNE", jobs=2, stride=4099, no_geometry=True)

@@ -89,9 +89,13 @@ struct WordDomain : Domain {
     std::vector<uint32_t> in(kBatch), out(kBatch), want(kBatch);
     int failing = 0;  // failed batches in a row
     for (uint64_t i = begin; i < end;) {
-      size_t n = 0;
-      uint64_t first = i;
-      for (; n < kBatch && i < end; ++n, i += stride) in[n] = uint32_t(i);  // index = input word
+      const uint64_t first = i;
+      const size_t n = size_t(std::min<uint64_t>(kBatch, (end - i + stride - 1) / stride));
+      // index = input word: first + k * stride, in 32-bit arithmetic (each word is below 2^32, so
+      // the sums modulo 2^32 are the words), a step a lane the compiler vectorises.
+      uint32_t word = uint32_t(first);
+      for (size_t k = 0; k < n; ++k, word += uint32_t(stride)) in[k] = word;
+      i += n * stride;
       int rc = call(t, in.data(), n, out.data());
       if (rc == NC_EUNSUPPORTED) {  // the ABI declines a selector as a whole: skip the rest
         tally.unsupported += n + (end - i + stride - 1) / stride;
@@ -220,7 +224,8 @@ std::unique_ptr<Domain> convert_domain(const RecipeInfo& r) {
   };
   fastref::Recipe ref = r.id;
   d->reference = [ref](const uint32_t* in, size_t n, uint64_t stride, uint32_t* out) {
-    if (stride == 1) fastref::convert_range(ref, in[0], n, out);  // consecutive words: bisection, much faster
+    // Words on a lattice (in[k] = in[0] + k * stride): bisection, much faster; any words: one by one.
+    if (stride >= 1) fastref::convert_range(ref, in[0], n, out, stride);
     else fastref::convert_batch(ref, in, n, out);
   };
   d->kind_of_input = input_kind32;

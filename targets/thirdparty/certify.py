@@ -44,6 +44,13 @@ report that does not hold every convert.* and decode.* domain at the certificati
 refused, saying how to write it. The sampled run of a ci_stride implementation always sweeps live
 (1 in S is quick). The findings are the same either way (checked on fp16-lib: see
 docs/certifications/README.md).
+
+`--check --in-process PYTHON IMPL` certifies a Python adapter's row in process instead: the adapter
+module (targets/thirdparty/SCRIPT, imported with the row's arguments and environment) is handed to
+the ninfer_conform package inside PYTHON, an interpreter that imports both the package and the
+adapter's library, and certified there with the same options; its findings are checked against
+the same committed ones. Plugin rows are refused, as is --write: a committed certificate is made
+through the pipe.
 """
 import argparse
 import ctypes
@@ -180,9 +187,47 @@ def sweep_report(a, impl, stride):
     return path
 
 
+# --in-process: the row's adapter module run inside the interpreter given, with the row's arguments
+# and environment (read when the module is imported, as the pipe adapter reads them), certified
+# through the Python package (ninfer_conform.certify) with the options the CLI gets below.
+IN_PROCESS = """
+import importlib, importlib.metadata, json, os, sys
+script, args, out, opts = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3], json.loads(sys.argv[4])
+sys.argv = [script] + args
+sys.path.insert(0, os.path.dirname(script))
+try:
+    import ninfer_conform
+    target = importlib.import_module(os.path.basename(script)[:-3]).adapter()
+except (ImportError, importlib.metadata.PackageNotFoundError) as e:
+    sys.exit("certify.py --in-process: %s cannot run in %s: %s" % (os.path.basename(script), sys.executable, e))
+cert = ninfer_conform.certify(target, out=out, quiet=True, **opts)
+print("certified %s in process (%s)" % (ninfer_conform.target_spec(target), cert.verdict))
+sys.exit(cert.exit_code)
+"""
+
+
+def certify_in_process(a, impl, stride, out):
+    """certify() of a Python pipe adapter's row, the adapter run in the interpreter a.in_process."""
+    adapter = ROWS[impl]["adapter"]
+    opts = {"sweep": SWEEP_DOMAINS, "stride": stride, "jobs": a.jobs, "timeout": TIMEOUT[impl],
+            "max_failures": a.max_failures, "corpus": a.corpus,
+            "allow_modified_corpus": os.path.realpath(a.corpus) != os.path.realpath(os.path.join(SOURCE, "vectors"))}
+    cmd = [a.in_process, "-c", IN_PROCESS, os.path.join(implementations.HERE, adapter["pipe"]),
+           json.dumps(adapter.get("args", [])), out, json.dumps(opts)]
+    run = subprocess.run(cmd, env=dict(os.environ, **adapter.get("env", {})), capture_output=True, text=True)
+    if run.returncode not in (0, 1):
+        sys.stderr.write(run.stdout[-2000:] + run.stderr[-2000:])
+        sys.exit("certify.py: %s in process exited %d" % (impl, run.returncode))
+    print(run.stdout.strip())
+    with open(os.path.join(out, "certificate.json")) as f:
+        return json.load(f)
+
+
 def certify(a, table, impl, stride, out, live=False):
     """Runs `ninfer-conform certify` on impl, writing into the folder out; returns the certificate.
     live: sweep here whatever --sweep-reports holds (the 1 in ci_stride run)."""
+    if a.in_process:
+        return certify_in_process(a, impl, stride, out)
     report = None if live else sweep_report(a, impl, stride)
     sweeps = ["--sweep-report", report] if report else ["--sweep", SWEEP_DOMAINS, "--stride", str(stride)]
     cmd = [a.cli, "certify", "--target", table[impl], "--out", out, "--corpus", a.corpus, *sweeps,
@@ -213,9 +258,9 @@ def skip_reason(a, table, impl, expected_file):
     if table[impl].startswith("plugin:") and not os.path.exists(table[impl][7:]):
         return "%s was not built on this machine (%s)" % (impl, table[impl][7:])
     # The program after any VAR=VALUE assignments of the pipe command (pytorch-avx2's).
-    python = next((t for t in table[impl][5:].split() if "=" not in t), "")
+    python = a.in_process or next((t for t in table[impl][5:].split() if "=" not in t), "")
     if table[impl].startswith("pipe:") and not os.access(python, os.X_OK):
-        return "no .venv; run scripts/install-thirdparty"
+        return "no %s; run scripts/install-thirdparty" % ("interpreter " + python if a.in_process else ".venv")
     module = NEEDS_MODULE.get(impl)
     if module:
         probe = subprocess.run([python, "-c", "import " + module], capture_output=True, text=True)
@@ -345,6 +390,10 @@ def main():
     ap.add_argument("--sweep-reports", metavar="DIR", help="certify on the whole-domain sweep reports DIR/IMPL.json "
                     "(ninfer-conform sweep convert decode --target SPEC --json DIR/IMPL.json) instead of sweeping; an "
                     "implementation without one is swept live")
+    ap.add_argument("--in-process", metavar="PYTHON", help="with --check: run the row's Python adapter inside "
+                    "PYTHON (an interpreter that imports the ninfer_conform package and the adapter's library) and "
+                    "certify it through the package, not through the pipe; the findings must equal the committed "
+                    "ones all the same")
     ap.add_argument("impl", nargs="+", help="implementation names, or `all` (with --write)")
     mode = ap.add_mutually_exclusive_group(required=True)
     mode.add_argument("--write", action="store_true")
@@ -357,6 +406,13 @@ def main():
     unknown = [i for i in impls if i not in table]
     if unknown:
         sys.exit("certify.py: unknown implementation %r (known: %s)" % (unknown[0], " ".join(table)))
+    if a.in_process and (a.write or a.sweep_reports):
+        sys.exit("certify.py: --in-process checks findings only (with --check, sweeping live): a committed "
+                 "certificate is made through the pipe, whose command its identity names")
+    not_python = [i for i in impls if a.in_process and not ROWS[i]["adapter"].get("pipe", "").endswith(".py")]
+    if not_python:
+        sys.exit("certify.py: --in-process is for the rows of a Python pipe adapter; %s is %s" % (
+            not_python[0], "a plugin" if "plugin" in ROWS[not_python[0]]["adapter"] else "not a Python script"))
     if a.check and len(impls) != 1:
         sys.exit("certify.py: --check takes one implementation (one ctest each)")
     results = [one(a, table, impl) for impl in impls]

@@ -137,12 +137,13 @@ namespace {
 const R kAllRecipes[] = {R::F32_TO_BF16_RNE, R::F32_TO_F16_RNE, R::F32_TO_E4M3FN_RNE_SATFINITE,
                          R::F32_TO_E4M3FN_RNE_OVF_NAN, R::F32_TO_E2M1_RNE_SATFINITE};
 
-// Number of words in [first, first + n) where convert_range disagrees with word-by-word conversion.
-uint64_t range_disagreements(R r, uint32_t first, size_t n) {
+// Number of the n words first, first + stride, ... where convert_range disagrees with word-by-word
+// conversion.
+uint64_t range_disagreements(R r, uint32_t first, size_t n, uint64_t stride = 1) {
   std::vector<uint32_t> by_range(n);
-  nc::fastref::convert_range(r, first, n, by_range.data());
+  nc::fastref::convert_range(r, first, n, by_range.data(), stride);
   uint64_t bad = 0;
-  for (size_t k = 0; k < n; ++k) bad += by_range[k] != convert(r, uint32_t(first + k));
+  for (size_t k = 0; k < n; ++k) bad += by_range[k] != convert(r, uint32_t(first + k * stride));
   return bad;
 }
 }  // namespace
@@ -175,6 +176,34 @@ TEST_CASE("convert_range equals word-by-word conversion", "[fastref]") {
       uint32_t first = uint32_t(z);
       size_t n = size_t(1 + (z >> 40) % 40000);
       CHECK(range_disagreements(r, first, std::min<uint64_t>(n, 0x100000000ull - first)) == 0);
+    }
+  }
+}
+
+// A strided sweep's batches (in[k] = first + k * stride): the same bisection over the lattice, which
+// must find every step of the destination grid between two lattice words and stop at the ends of
+// the finite stretches whatever the stride's phase against them.
+TEST_CASE("convert_range with a stride equals word-by-word conversion", "[fastref]") {
+  const uint64_t strides[] = {2, 3, 17, 257, 4099, 65537, 1000003, 0x7fffffffu};
+  const uint32_t anchors[] = {0x00000000u, 0x007fffffu, 0x3f800000u, 0x7f7fffffu, 0x7f800000u,
+                              0x7fc00000u, 0x80000000u, 0xbf800000u, 0xff7fffffu, 0xff800000u};
+  for (R r : kAllRecipes) {
+    INFO("recipe " << int(r));
+    for (uint64_t stride : strides) {
+      INFO("stride " << stride);
+      for (uint32_t a : anchors) {
+        const uint64_t first = a > 3000 * stride ? a - 3000 * stride : a % stride;
+        const uint64_t n = std::min<uint64_t>(6000, (0xffffffffull - first) / stride + 1);
+        CHECK(range_disagreements(r, uint32_t(first), size_t(n), stride) == 0);
+      }
+      // Whole 2^32 at this stride in one call (strides of 65537 and more: few inputs), and from an
+      // odd phase below each sign's infinity on through its NaNs (to the last lattice word below 2^32).
+      if (stride >= 65537) CHECK(range_disagreements(r, 0, size_t(0xffffffffull / stride + 1), stride) == 0);
+      for (uint64_t infinity : {0x7f800000ull, 0xff800000ull}) {
+        const uint64_t first = (infinity > 50000 * stride ? infinity - 50000 * stride : 0) + 5;
+        const uint64_t n = std::min<uint64_t>(1 << 20, (0xffffffffull - first) / stride + 1);
+        CHECK(range_disagreements(r, uint32_t(first), size_t(n), stride) == 0);
+      }
     }
   }
 }
