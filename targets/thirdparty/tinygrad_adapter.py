@@ -31,6 +31,8 @@ Conventions isolated here:
   power of two, at least 64, at most 65536; longer requests are cut in pieces of 65536): a
   sweep compiles about a dozen kernels, not one per batch length (tinygrad also keeps them in its
   disk cache, ~/.cache/tinygrad).
+- The cast runs under `TinyJit` (tinygrad's own way to replay a fixed-shape computation), one per
+  pair of dtypes and length: the kernels are the plain cast's, scheduled once instead of per request.
 - Inputs are made without a conversion kernel: binary32 words as a float32 NumPy view, decode words
   as bytes given to `Tensor(bytes, dtype=T)` (a copy of the bytes into a buffer of type T). The
   result is read through `bitcast` to an unsigned type of its width on the realized tensor (a view).
@@ -84,6 +86,14 @@ def padded(words, fn):
     return np.concatenate(out) if out else np.zeros(0, dtype=np.uint32)
 
 
+@functools.lru_cache(maxsize=None)
+def jitted_cast(source, dtype, length):
+    """x -> x.cast(dtype) under TinyJit (one per dtypes and padded length): the same kernel, replayed
+    without scheduling it again (twice the rate of a plain cast here)."""
+    tg = tinygrad()
+    return tg.TinyJit(lambda x: x.cast(dtype).realize())
+
+
 def decode(word_type, words):
     import numpy as np
     tg = tinygrad()
@@ -91,8 +101,8 @@ def decode(word_type, words):
     mask = np.iinfo(storage).max
 
     def run(w):
-        x = tg.Tensor((w & mask).astype(storage).tobytes(), dtype=dtype)
-        return x.cast(tg.dtypes.float32).realize().bitcast(tg.dtypes.uint32).numpy()
+        x = tg.Tensor((w & mask).astype(storage).tobytes(), dtype=dtype).realize()
+        return jitted_cast(dtype, tg.dtypes.float32, len(w))(x).bitcast(tg.dtypes.uint32).numpy()
     return padded(words, run)
 
 
@@ -102,7 +112,8 @@ def convert(recipe, words):
     dtype, _, bits = tables()[1][recipe]
 
     def run(w):
-        return tg.Tensor(w.view(np.float32)).cast(dtype).realize().bitcast(bits).numpy().astype(np.uint32)
+        x = tg.Tensor(w.view(np.float32)).realize()
+        return jitted_cast(tg.dtypes.float32, dtype, len(w))(x).bitcast(bits).numpy().astype(np.uint32)
     return padded(words, run)
 
 
