@@ -31,11 +31,10 @@ Conventions isolated here:
   power of two, at least 64, at most 65536; longer requests are cut in pieces of 65536): a
   sweep compiles about a dozen kernels, not one per batch length (tinygrad also keeps them in its
   disk cache, ~/.cache/tinygrad).
-- The cast runs under `TinyJit` (tinygrad's own way to replay a fixed-shape computation), one per
-  pair of dtypes and length: the kernels are the plain cast's, scheduled once instead of per request.
-- Inputs are made without a conversion kernel: binary32 words as a float32 NumPy view, decode words
-  as bytes given to `Tensor(bytes, dtype=T)` (a copy of the bytes into a buffer of type T). The
-  result is read through `bitcast` to an unsigned type of its width on the realized tensor (a view).
+- The cast runs under `TinyJit`, one per pair of dtypes and length, on one input tensor whose
+  buffer takes each request's bytes; the result buffer's bytes are read back (`cast` below). The
+  kernels are the plain cast's (checked equal on 2^18 random inputs per recipe and every decode
+  word); the request costs about 1.5 ms instead of 12 (graph building for the copies).
 - NUM_CPU_THREADS=1 (one adapter per sweep thread); DEV is set by the mode, whatever the
   environment says. `info 1` reports the device, renderer and compiler.
 Run with the project venv's python.
@@ -65,11 +64,10 @@ def tinygrad():
 
 @functools.lru_cache(maxsize=None)
 def tables():
-    """word type or recipe -> (tinygrad dtype, NumPy storage dtype of its width, tinygrad storage dtype)."""
+    """word type or recipe -> (tinygrad dtype, NumPy storage dtype of its width)."""
     import numpy as np
     d = tinygrad().dtypes
-    decode = {"BF16": (d.bfloat16, np.uint16, d.uint16), "F16": (d.half, np.uint16, d.uint16),
-              "E4M3FN": (d.fp8e4m3, np.uint8, d.uint8)}
+    decode = {"BF16": (d.bfloat16, np.uint16), "F16": (d.half, np.uint16), "E4M3FN": (d.fp8e4m3, np.uint8)}
     convert = {"F32_TO_BF16_RNE": decode["BF16"], "F32_TO_F16_RNE": decode["F16"],
                "F32_TO_E4M3FN_RNE_SATFINITE": decode["E4M3FN"]}
     return decode, convert
@@ -87,34 +85,40 @@ def padded(words, fn):
 
 
 @functools.lru_cache(maxsize=None)
-def jitted_cast(source, dtype, length):
-    """x -> x.cast(dtype) under TinyJit (one per dtypes and padded length): the same kernel, replayed
-    without scheduling it again (twice the rate of a plain cast here)."""
+def cast(source, dtype, length):
+    """words -> the bits of Tensor.cast(dtype) of `length` elements of type source given as bits.
+    The input is one realized tensor per (source, dtype, length) whose buffer takes each request's
+    bytes (a host-to-device copy, what Tensor(ndarray) does, without building a graph for it); the
+    cast runs under TinyJit (tinygrad's way to replay a fixed-shape computation: the plain cast's
+    kernels, scheduled once); the result's buffer is read as bytes. Per request that leaves the
+    kernel and two copies: about 1.5 ms, where a plain Tensor(...).cast(...).numpy() takes about 12."""
+    import numpy as np
     tg = tinygrad()
-    return tg.TinyJit(lambda x: x.cast(dtype).realize())
+    from tinygrad.device import Buffer
+    x = tg.Tensor.empty(length, dtype=source).realize()
+    jit = tg.TinyJit(lambda t: t.cast(dtype).realize())
+    out = np.dtype("u%d" % dtype.itemsize)
+
+    def run(words_of_source_width):
+        data = memoryview(bytearray(words_of_source_width.tobytes()))
+        x._buffer().copy_from(Buffer("PYTHON", length, source, opaque=data))
+        result = jit(x)._buffer().as_memoryview(allow_zero_copy=True)
+        return np.frombuffer(result, dtype=out).astype(np.uint32)
+    return run
 
 
 def decode(word_type, words):
     import numpy as np
     tg = tinygrad()
-    dtype, storage, _ = tables()[0][word_type]
+    dtype, storage = tables()[0][word_type]
     mask = np.iinfo(storage).max
-
-    def run(w):
-        x = tg.Tensor((w & mask).astype(storage).tobytes(), dtype=dtype).realize()
-        return jitted_cast(dtype, tg.dtypes.float32, len(w))(x).bitcast(tg.dtypes.uint32).numpy()
-    return padded(words, run)
+    return padded(words, lambda w: cast(dtype, tg.dtypes.float32, len(w))((w & mask).astype(storage)))
 
 
 def convert(recipe, words):
-    import numpy as np
     tg = tinygrad()
-    dtype, _, bits = tables()[1][recipe]
-
-    def run(w):
-        x = tg.Tensor(w.view(np.float32)).realize()
-        return jitted_cast(tg.dtypes.float32, dtype, len(w))(x).bitcast(bits).numpy().astype(np.uint32)
-    return padded(words, run)
+    dtype = tables()[1][recipe][0]
+    return padded(words, lambda w: cast(tg.dtypes.float32, dtype, len(w))(w))
 
 
 def info():
