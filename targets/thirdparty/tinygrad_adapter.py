@@ -35,7 +35,9 @@ Conventions isolated here:
   buffer takes each request's bytes; the result buffer's bytes are read back (`cast` below). The
   kernels are the plain cast's (checked equal on 2^18 random inputs per recipe and every decode
   word); the request costs about 1.5 ms instead of 12 (graph building for the copies).
-- In process, the runner's threads take turns (one lock around tinygrad, which is not thread-safe).
+- Every call into tinygrad runs on one thread of this module's (in process the runner's threads
+  take turns): tinygrad is not thread-safe, and its compile cache is an SQLite connection that
+  only the thread that opened it may use.
 - NUM_CPU_THREADS=1 (one adapter per sweep thread); DEV is set by the mode, whatever the
   environment says. `info 1` reports the device, renderer and compiler.
 Run with the project venv's python.
@@ -44,7 +46,7 @@ import functools
 import importlib.metadata as md
 import os
 import sys
-import threading
+from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import nc_pipe  # noqa: E402
@@ -54,7 +56,9 @@ DEV = "CPU:X86" if X86 else "CPU"
 DECODE_TYPES = ("BF16", "F16", "E4M3FN") if X86 else ("F16", "E4M3FN")
 RECIPES = (("F32_TO_BF16_RNE",) if X86 else ()) + ("F32_TO_F16_RNE", "F32_TO_E4M3FN_RNE_SATFINITE")
 MIN_LEN, MAX_LEN = 64, 1 << 16
-LOCK = threading.Lock()  # tinygrad is not thread-safe, and each cast reuses its input tensor
+# tinygrad is not thread-safe (and its compile cache is an SQLite connection bound to the thread
+# that opened it): every call into it runs on this one thread
+TINYGRAD_THREAD = ThreadPoolExecutor(max_workers=1)
 
 
 @functools.lru_cache(maxsize=None)
@@ -87,13 +91,8 @@ def padded(words, fn):
     return np.concatenate(out) if out else np.zeros(0, dtype=np.uint32)
 
 
-def cast(source, dtype, length):
-    with LOCK:  # one per key, made once
-        return made_cast(source, dtype, length)
-
-
 @functools.lru_cache(maxsize=None)
-def made_cast(source, dtype, length):
+def cast(source, dtype, length):
     """words -> the bits of Tensor.cast(dtype) of `length` elements of type source given as bits.
     The input is one realized tensor per (source, dtype, length) whose buffer takes each request's
     bytes (a host-to-device copy, what Tensor(ndarray) does, without building a graph for it); the
@@ -109,28 +108,35 @@ def made_cast(source, dtype, length):
 
     def run(words_of_source_width):
         data = memoryview(bytearray(words_of_source_width.tobytes()))
-        with LOCK:
-            x._buffer().copy_from(Buffer("PYTHON", length, source, opaque=data))
-            result = jit(x)._buffer().as_memoryview(allow_zero_copy=True)
-            return np.frombuffer(result, dtype=out).astype(np.uint32)
+        x._buffer().copy_from(Buffer("PYTHON", length, source, opaque=data))
+        result = jit(x)._buffer().as_memoryview(allow_zero_copy=True)
+        return np.frombuffer(result, dtype=out).astype(np.uint32)
     return run
 
 
 def decode(word_type, words):
-    import numpy as np
-    tg = tinygrad()
-    dtype, storage = tables()[0][word_type]
-    mask = np.iinfo(storage).max
-    return padded(words, lambda w: cast(dtype, tg.dtypes.float32, len(w))((w & mask).astype(storage)))
+    def work():
+        import numpy as np
+        tg = tinygrad()
+        dtype, storage = tables()[0][word_type]
+        mask = np.iinfo(storage).max
+        return padded(words, lambda w: cast(dtype, tg.dtypes.float32, len(w))((w & mask).astype(storage)))
+    return TINYGRAD_THREAD.submit(work).result()
 
 
 def convert(recipe, words):
-    tg = tinygrad()
-    dtype = tables()[1][recipe][0]
-    return padded(words, lambda w: cast(tg.dtypes.float32, dtype, len(w))(w))
+    def work():
+        tg = tinygrad()
+        dtype = tables()[1][recipe][0]
+        return padded(words, lambda w: cast(tg.dtypes.float32, dtype, len(w))(w))
+    return TINYGRAD_THREAD.submit(work).result()
 
 
 def info():
+    return TINYGRAD_THREAD.submit(info_here).result()
+
+
+def info_here():
     tg = tinygrad()
     dev = tg.Device[tg.Device.DEFAULT]
     renderer = type(dev.renderer).__name__
