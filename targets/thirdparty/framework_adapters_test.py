@@ -221,7 +221,9 @@ for (request, expect), got in zip(cases, lines[1:]):
 INFO = {"pytorch": ["aten_cpu_capability=", "layout=contiguous", "threads=1"],
         "pytorch-strided": ["aten_cpu_capability=", "layout=strided"],
         "openvino": ["shapes=dynamic", "inference_precision_hint=f32", "inference_num_threads=1"],
-        "openvino-static": ["shapes=static", "inference_precision_hint=f32"]}
+        "openvino-static": ["shapes=static", "inference_precision_hint=f32"],
+        "tinygrad": ["device=CPU", "renderer=ClangRenderer", "threads=1"],
+        "tinygrad-x86": ["device=CPU", "renderer=X86Renderer", "threads=1"]}
 if which in INFO:
     proc = subprocess.run(cmd, input="hello 1\ninfo 1\n", capture_output=True, text=True, timeout=240)
     info = (proc.stdout.splitlines() + ["", ""])[1]
