@@ -21,10 +21,12 @@ Which code does the cast (tinygrad/renderer, tinygrad/codegen/decomp/dtype.py):
   the buffers as `__bf16`, which Debian 12's clang 14 rejects ("__bf16 is not supported on this
   target"), so the default device cannot cast to or from bfloat16 on this machine: not offered.
 - bfloat16 on X86: emulated by the same `f2f` as fp8 (so subnormal inputs flush to zero, decode
-  included, and values above the largest bfloat16 are clamped to infinity before rounding).
+  included, values above the largest bfloat16 are clamped to infinity before rounding, and a NaN
+  keeps its top 7 fraction bits unquieted, so one with its payload in the low half becomes infinity).
 Other CPU backends found here and not certified: CPU:LLVM (libLLVM 15 rejects the vectorised IR
 tinygrad 0.14 emits for any batch of 4 or more: "'%v2' defined with type 'float*' but expected
-'<4 x float>*'"), CPU:LVP (needs mesa, not installed) and the PYTHON emulator (far too slow to sweep).
+'<4 x float>*'"), CPU:LVP (needs mesa, not installed) and the PYTHON emulator (about 1,500 words/s
+here: a month for one 2^32 sweep).
 
 Conventions isolated here:
 - tinygrad compiles a kernel per shape, so each request is padded to a fixed length (the next
