@@ -5,7 +5,8 @@ for every capability it offers, the capabilities it must decline, each documente
 (so a change in the framework shows up), and the binary framing the sweeps use.
 
 usage: framework_adapters_test.py SOURCE_DIR ADAPTER
-ADAPTER: a row of implementations.json whose adapter_test is this file (pytorch, jax, tensorflow, paddle, mlx, openvino,
+ADAPTER: a row of implementations.json whose adapter_test is this file (pytorch, jax, tensorflow, paddle, mlx,
+         tinygrad, openvino,
          onnxruntime, torchao, ...); tests.cmake registers one ctest per such row
 exit 77 = skipped: no .venv, or the venv cannot import the framework (the reason is printed).
 """
@@ -127,6 +128,37 @@ ADAPTERS = {
             [("convert F32_TO_E4M3FN_RNE_SATFINITE 7fc00000 ffc00000 7f800001", "7e fe 7e"),
              ("convert F32_TO_BF16_RNE 7fc00000 ffc00000 ff812345", "7fc0 7fc0 7fc0"),
              ("convert F32_TO_F16_RNE 7fc00000 ffc00000 7fa00000", "7d00 fd00 7d00")]),
+    # Tensor.cast on the CPU device. fp8e4m3 is emulated on top of the native binary16: float32 ->
+    # binary16 (RNE), clamp to +-448 (infinity too), then integer RNE to fp8, where a binary16
+    # value below 2^-6 flushes to a signed zero. So two roundings: 1.0625 + 2^-23 (0x3f880001)
+    # becomes the binary16 tie 1.0625 and goes to even 1.0 (0x38), the recipe's 0x39; 0x3c7c0000
+    # (1.96875 * 2^-7) rounds to 2^-6 (0x08) by the recipe, tinygrad flushes it (0x3c7fffff, which
+    # binary16 already rounds to 2^-6, gives 0x08). Decoding reads fp8 subnormals as zero, and the
+    # NaN 0x7f shifts its 7 bits into the binary16 fraction (0x7f80), i.e. 0x7ff00000 in binary32.
+    # Default (CLANG) renderer: no bfloat16 with clang 14.
+    "tinygrad": ("tinygrad",
+                 ["decode F16", "convert F32_TO_F16_RNE"],
+                 ["decode BF16", "convert F32_TO_BF16_RNE", "decode E2M1", "convert F32_TO_E4M3FN_RNE_OVF_NAN",
+                  "convert F32_TO_E2M1_RNE_SATFINITE"],
+                 # the SATFINITE case with its subnormals flushed; the flush and the double rounding above
+                 [(SPEC["convert F32_TO_E4M3FN_RNE_SATFINITE"][0], "38 7e 7e fe 7e 00 00 00 80"),
+                  ("convert F32_TO_E4M3FN_RNE_SATFINITE 3c800000 3c7fffff 3c7c0000 bc7c0000 3f880001", "08 08 00 80 38"),
+                  (SPEC["decode E4M3FN"][0], "43e00000 c3e00000 00000000 00000000 3c800000 3f800000 00000000 80000000"),
+                  ("decode E4M3FN 7f ff", "7ff00000 fff00000")]),
+    # DEV=CPU:X86: bfloat16 goes through the same emulation: subnormal inputs and words flush to
+    # zero; anything above the largest bfloat16 (0x7f7f0000) is clamped to infinity before
+    # rounding, so (0x7f7f0000, 0x7f7f8000) gives 0x7f80 where the recipe rounds down to 0x7f7f;
+    # a NaN keeps the top 7 fraction bits without forcing the quiet bit: 0x7f800001 -> 0x7f80.
+    # fp8e4m3 as on CLANG (through binary16)
+    "tinygrad-x86": ("tinygrad-x86",
+                     ["decode F16", "convert F32_TO_F16_RNE"],
+                     ["decode E2M1", "convert F32_TO_E4M3FN_RNE_OVF_NAN", "convert F32_TO_E2M1_RNE_SATFINITE"],
+                     [(SPEC["convert F32_TO_BF16_RNE"][0], "3f80 3f82 3f81 3f80 7f80 ff80 0000 0000 8000"),
+                      ("convert F32_TO_BF16_RNE 7f7f0001 7f7f7fff ff7f7fff 7f800001 ffc00001", "7f80 7f80 ff80 7f80 ffc0"),
+                      (SPEC["decode BF16"][0], "3f800000 00000000 80000000 7f800000 ff7f0000"),
+                      (SPEC["convert F32_TO_E4M3FN_RNE_SATFINITE"][0], "38 7e 7e fe 7e 00 00 00 80"),
+                      ("convert F32_TO_E4M3FN_RNE_SATFINITE 3c7c0000 3f880001", "00 38"),
+                      (SPEC["decode E4M3FN"][0], "43e00000 c3e00000 00000000 00000000 3c800000 3f800000 00000000 80000000")]),
     "openvino": ("openvino",
                  DECODES_8 + ["decode E2M1", "convert F32_TO_F16_RNE", "convert F32_TO_E2M1_RNE_SATFINITE"],
                  ["convert F32_TO_E4M3FN_RNE_SATFINITE"],
@@ -264,7 +296,9 @@ INFO = {"mlx": ["device=Device(cpu,_0)", "stream=thread-local", "path=eager"],
         "pytorch-compile": ["path=torch.compile", "backend=inductor", "block=65536", "threads=1", "inductor_isa=", "cxx="],
         "openvino": ["shapes=dynamic", "inference_precision_hint=f32", "inference_num_threads=1"],
         "openvino-static": ["shapes=static", "inference_precision_hint=f32"],
-        "paddle": ["mode=dynamic", "place=cpu", "omp_num_threads=1"]}
+        "paddle": ["mode=dynamic", "place=cpu", "omp_num_threads=1"],
+        "tinygrad": ["device=CPU", "renderer=ClangRenderer", "threads=1"],
+        "tinygrad-x86": ["device=CPU", "renderer=X86Renderer", "threads=1"]}
 if which in INFO:
     proc = subprocess.run(cmd, input="hello 1\ninfo 1\n", capture_output=True, text=True, timeout=SESSION_TIMEOUT)
     info = (proc.stdout.splitlines() + ["", ""])[1]
