@@ -144,6 +144,40 @@ def test_the_token_ops_in_process_send_the_pipes_tokens_to_the_same_handler():
     assert got.dtype == np.uint32 and got.tolist() == [0, 0xBF800000]
 
 
+def test_token_ops_and_first_calls_run_one_at_a_time_in_process():
+    """A pipe adapter process answers one request at a time; in process the runner's two threads
+    call the Adapter at once. Its token handlers and the first call of each decode/convert selector
+    (where adapters import their library) must still never overlap: torchao's did, and stopped in
+    import deadlocks or answered wrong words. The handler here records any overlap (a sleep holds
+    each call open long enough for the other thread to come in)."""
+    import threading
+    import time
+    import nc_pipe
+    import ninfer_conform
+    inside, overlaps, guard = [0], [], threading.Lock()
+
+    def one_at_a_time(answer):
+        def handler(selector, arg):
+            with guard:
+                inside[0] += 1
+                if inside[0] > 1:
+                    overlaps.append(selector)
+            time.sleep(0.0005)
+            with guard:
+                inside[0] -= 1
+            return answer(selector, arg)
+        return handler
+
+    # Every reconstruct suite (the runner replays suites side by side on its threads); the words
+    # answered do not matter here, only that each call came alone and was judged, not an error.
+    formats = ("Q4G64_F16S", "Q5G64_F16S", "Q6G64_F16S", "W8G32_F16S", "NVFP4", "FP8_E4M3FN_ROW_BF16S")
+    a = nc_pipe.Adapter("serial", "1", {"reconstruct": (formats, one_at_a_time(lambda fmt, t: ["00000000"] * len(t)))})
+    report = ninfer_conform.replay(a, jobs=2)
+    assert overlaps == [], "%d token calls overlapped (%s)" % (len(overlaps), ", ".join(sorted(set(overlaps))))
+    judged = [s for s in report["suites"] if s["op"].startswith("reconstruct")]
+    assert len(judged) >= len(formats) and all(s["counts"]["target-error"] == 0 for s in judged)
+
+
 def test_certify_py_checks_a_python_row_in_process(tmp_path, source):
     """certify.py --check --in-process: ml_dtypes' row certified through the package in this
     interpreter has the findings its pipe adapter wrote (--write, through the pipe: certify.py's
