@@ -55,7 +55,8 @@ namespace nb = nanobind;
 
 namespace {
 
-using ReadOnlyWords = nb::ndarray<nb::numpy, const uint32_t, nb::ndim<1>>;
+template <typename T>
+using ReadOnly1D = nb::ndarray<nb::numpy, const T, nb::ndim<1>>;
 
 struct PyTarget {
   nb::object obj, unsupported;
@@ -75,9 +76,11 @@ constexpr size_t kErrorsShown = 5;
 // `invalid`, a judged answer), and an exception must never be judged.
 constexpr int kTargetError = 3;
 
-// Words of the runner as a NumPy array that shares their memory (read-only, no owner).
-nb::object view(const uint32_t* words, size_t n) {
-  return nb::cast(ReadOnlyWords(words, {n}, nb::handle()), nb::rv_policy::reference);
+// Words of the runner, of any width, as a NumPy array that shares their memory (read-only, no
+// owner, no copy).
+template <typename T>
+nb::object view(const T* words, size_t n) {
+  return nb::cast(ReadOnly1D<T>(words, {n}, nb::handle()), nb::rv_policy::reference);
 }
 
 // A Python exception (or a result we cannot read) is a target error: the batch is reported as such
@@ -161,6 +164,16 @@ bool copy_words(nb::handle result, size_t n, Out* out, std::string* why) {
 // call answers NC_EINVALID, which abi_host reads as "refused", not as a target error.
 struct Refused {};
 
+// Reads a validity array of n flags; throws Refused when one is 0 (the ABI's "this element has no
+// value": abi_host retries the batch in halves down to the refused elements). false with *why
+// when it is not such an array.
+bool refuse_unless_all_valid(nb::handle flags, size_t n, std::string* why) {
+  std::vector<uint8_t> valid(n);
+  if (!copy_words(flags, n, valid.data(), why)) return false;
+  if (std::find(valid.begin(), valid.end(), 0) != valid.end()) throw Refused();
+  return true;
+}
+
 // Calls fn under the GIL; None or ninfer_conform.Unsupported -> NC_EUNSUPPORTED. `use` reads the
 // result; false with *why is a target error.
 template <typename Call, typename Use>
@@ -230,25 +243,13 @@ int py_reconstruct(nc_format fmt, const uint32_t* code, const uint32_t* scale, c
         // as the ABI asks, and abi_host retries it in halves down to the refused elements.
         if (nb::isinstance<nb::tuple>(res) && nb::len(res) == 2) {
           const nb::tuple pair = nb::borrow<nb::tuple>(res);
-          std::vector<uint8_t> valid(n);
-          if (!copy_words(pair[0], n, out, why) || !copy_words(pair[1], n, valid.data(), why)) return false;
-          if (std::find(valid.begin(), valid.end(), 0) != valid.end()) throw Refused();
-          return true;
+          return copy_words(pair[0], n, out, why) && refuse_unless_all_valid(pair[1], n, why);
         }
         return copy_words(res, n, out, why);
       });
 }
 
 // --- The tensor ops, parse_format and layout_offsets (plugin.h's other entry points) ---
-
-template <typename T>
-using ReadOnly1D = nb::ndarray<nb::numpy, const T, nb::ndim<1>>;
-
-// A read-only NumPy view of n words of any width (no copy, no owner).
-template <typename T>
-nb::object view_of(const T* words, size_t n) {
-  return nb::cast(ReadOnly1D<T>(words, {n}, nb::handle()), nb::rv_policy::reference);
-}
 
 nb::object shape_tuple(size_t rank, const uint64_t* shape) {
   nb::list l;
@@ -431,9 +432,7 @@ int py_layout_offsets(nc_format fmt, nc_layout layout, const uint64_t* rows, con
   const std::string l = layout == NC_LAYOUT_BLOCKSCALE_K16_M128X4_V1 ? "blockscale-k16-m128x4-v1" : "?";
   return call_python(
       "layout_offsets(" + f + ", " + l + ")",
-      [&] {
-        return g_target->layout_offsets(f, l, view_of(rows, n), view_of(k, n), view_of(row, n), view_of(block, n));
-      },
+      [&] { return g_target->layout_offsets(f, l, view(rows, n), view(k, n), view(row, n), view(block, n)); },
       [&](nb::handle res, std::string* why) {
         const size_t parts = nb::isinstance<nb::tuple>(res) ? nb::len(res) : 0;
         if (parts != 2 && parts != 3) {
@@ -442,12 +441,7 @@ int py_layout_offsets(nc_format fmt, nc_layout layout, const uint64_t* rows, con
         }
         const nb::tuple t = nb::borrow<nb::tuple>(res);
         if (!copy_words(t[0], n, offset, why) || !copy_words(t[1], n, plane_bytes, why)) return false;
-        if (parts == 3) {
-          std::vector<uint8_t> valid(n);
-          if (!copy_words(t[2], n, valid.data(), why)) return false;
-          if (std::find(valid.begin(), valid.end(), 0) != valid.end()) throw Refused();
-        }
-        return true;
+        return parts == 2 || refuse_unless_all_valid(t[2], n, why);
       });
 }
 
