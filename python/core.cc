@@ -174,10 +174,37 @@ bool refuse_unless_all_valid(nb::handle flags, size_t n, std::string* why) {
   return true;
 }
 
+// A runner thread's Python thread state, made on the thread's first call into Python and kept
+// until the thread ends (the runner joins its threads before the command returns). Without it,
+// each call's gil_scoped_acquire on a thread Python does not know made a thread state and deleted
+// it again on release, unmapping its frame stack: a munmap per call whose TLB shootdowns, with
+// the context switches around them, cost an in-process PyTorch sweep more CPU than the casts.
+// The thread that runs the command has a state of its own and keeps nothing here.
+class KeptThreadState {
+ public:
+  KeptThreadState() {
+    if (PyGILState_GetThisThreadState() != nullptr) return;
+    ensured_ = PyGILState_Ensure();  // makes this thread's state, and takes the GIL
+    saved_ = PyEval_SaveThread();    // lets the GIL go, keeping the state
+  }
+  ~KeptThreadState() {
+    if (saved_ == nullptr) return;
+    PyEval_RestoreThread(saved_);
+    PyGILState_Release(ensured_);  // the last release: the state is deleted
+  }
+  KeptThreadState(const KeptThreadState&) = delete;
+  KeptThreadState& operator=(const KeptThreadState&) = delete;
+
+ private:
+  PyGILState_STATE ensured_{};
+  PyThreadState* saved_ = nullptr;
+};
+
 // Calls fn under the GIL; None or ninfer_conform.Unsupported -> NC_EUNSUPPORTED. `use` reads the
 // result; false with *why is a target error.
 template <typename Call, typename Use>
 int call_python(const std::string& what, Call&& fn, Use&& use) {
+  thread_local KeptThreadState kept;
   nb::gil_scoped_acquire gil;
   std::string why;
   try {
@@ -323,6 +350,11 @@ bool text_of(nb::handle result, std::string* text) {
 
 std::string type_of(nb::handle result) { return nb::type_name(result.type()).c_str(); }
 
+// The tensor ops' divisor argument: NVFP4's d_w bits as an int, or None for the other formats.
+nb::object divisor_arg(const uint32_t* divisor) {
+  return divisor ? nb::object(nb::int_(*divisor)) : nb::object(nb::none());
+}
+
 int py_dequantize(nc_format fmt, size_t rank, const uint64_t* shape, const uint32_t* codes, size_t n_codes,
                   const uint32_t* scales, size_t n_scales, const uint32_t* divisor, uint32_t* out) {
   const std::string f(nc::runners::format_name(fmt));
@@ -330,7 +362,7 @@ int py_dequantize(nc_format fmt, size_t rank, const uint64_t* shape, const uint3
       "dequantize(" + f + ")",
       [&] {
         return g_target->dequantize(f, shape_tuple(rank, shape), view(codes, n_codes), view(scales, n_scales),
-                                    divisor ? nb::object(nb::int_(*divisor)) : nb::object(nb::none()));
+                                    divisor_arg(divisor));
       },
       [&](nb::handle res, std::string* why) { return copy_words(flat(res), n_codes, out, why); });
 }
@@ -343,7 +375,7 @@ int py_validate_tensor(nc_format fmt, size_t rank, const uint64_t* shape, const 
       "validate_tensor(" + f + ")",
       [&] {
         return g_target->validate_tensor(f, shape_tuple(rank, shape), view(codes, n_codes), view(scales, n_scales),
-                                         divisor ? nb::object(nb::int_(*divisor)) : nb::object(nb::none()));
+                                         divisor_arg(divisor));
       },
       [&](nb::handle res, std::string* why) {
         std::string text;

@@ -2,9 +2,13 @@
 (1) the cast's own rate over the same inputs in the runner's batches of 65536 on 2 threads, (2)
 `sweep convert.RECIPE` of the adapter in process (targets/thirdparty/ADAPTER_adapter.py's
 adapter()), (3) the same sweep through the pipe adapter.
-Usage: bench_adapter_sweep.py [ADAPTER[:ARG] [RECIPE [STRIDE]]] (defaults ml_dtypes, F32_TO_BF16_RNE,
-17: 1 in STRIDE of the 2^32 inputs). ARG is the adapter's argument, both in process and on the pipe
-(pytorch:compile, tensorflow:xla).
+Usage: bench_adapter_sweep.py [ADAPTER[:ARG] [RECIPE [STRIDE [REPEAT]]]] (defaults ml_dtypes,
+F32_TO_BF16_RNE, 17: 1 in STRIDE of the 2^32 inputs, 5: the ways are run in turn REPEAT times and
+each rate is the median of its runs, since a shared machine's speed swings from second to second).
+ARG is the adapter's argument, both in process and on the pipe (pytorch:compile, tensorflow:xla).
+The cast alone is also timed on one thread: where its calls hold the GIL for as long as its work
+releases it (PyTorch's), two threads convert no faster than one, and the sweep's second thread
+earns its keep by judging while the other converts.
 Each rate is given twice: per second of wall time, and per second of CPU time (every thread of
 this process; for the pipe, the executable and its adapter processes). On a machine that other
 work shares, the wall rates swing with the load; the CPU rates say what each way costs."""
@@ -28,6 +32,7 @@ import importlib  # noqa: E402
 ADAPTER, _, ARG = (sys.argv[1] if len(sys.argv) > 1 else "ml_dtypes").partition(":")
 RECIPE = sys.argv[2] if len(sys.argv) > 2 else "F32_TO_BF16_RNE"
 STRIDE = int(sys.argv[3]) if len(sys.argv) > 3 else 17
+REPEAT = int(sys.argv[4]) if len(sys.argv) > 4 else 5
 sys.argv = [ADAPTER + "_adapter.py"] + ([ARG] if ARG else [])  # the adapter reads its argument on import
 TARGET = importlib.import_module(ADAPTER + "_adapter").adapter()
 
@@ -52,8 +57,8 @@ def timed(fn):
     return inputs / (time.perf_counter() - start), inputs / (cpu() - start_cpu)
 
 
-def own_rate():
-    """The cast alone: each thread converts its half of the inputs, batch by batch. A batch's words
+def own_rate(threads):
+    """The cast alone: each thread converts its share of the inputs, batch by batch. A batch's words
     are written into a buffer of the thread's own, as the runner writes its input buffer: the
     cast's rate is not the allocations and passes of making each batch anew (np.arange, a 64-bit
     product, a narrowing copy), which cost some of these casts more than the cast itself."""
@@ -69,11 +74,11 @@ def own_rate():
         return out
 
     def run():
-        threads = [threading.Thread(target=work, args=(k * inputs // JOBS, (k + 1) * inputs // JOBS))
-                   for k in range(JOBS)]
-        for t in threads:
+        workers = [threading.Thread(target=work, args=(k * inputs // threads, (k + 1) * inputs // threads))
+                   for k in range(threads)]
+        for t in workers:
             t.start()
-        for t in threads:
+        for t in workers:
             t.join()
     return timed(run)
 
@@ -92,13 +97,20 @@ def sweep_rate(target):
 
 
 warm_up()
-own, own_cpu = own_rate()
-inproc, inproc_cpu = sweep_rate(TARGET)
-pipe, pipe_cpu = sweep_rate("pipe:%s %s%s" % (sys.executable, os.path.join(SOURCE, "targets", "thirdparty", ADAPTER + "_adapter.py"),
-                                              " " + ARG if ARG else ""))
-print("%s %s: %d inputs (1 in %d of 2^32), %d jobs; M inputs per second of wall time | of CPU time" %
-      (TARGET.name, RECIPE, inputs, STRIDE, JOBS))
+PIPE = "pipe:%s %s%s" % (sys.executable, os.path.join(SOURCE, "targets", "thirdparty", ADAPTER + "_adapter.py"),
+                          " " + ARG if ARG else "")
+runs = [(own_rate(JOBS), sweep_rate(TARGET), sweep_rate(PIPE), own_rate(1)) for _ in range(REPEAT)]
+
+
+def median(way, clock):
+    return sorted(run[way][clock] for run in runs)[len(runs) // 2]
+
+
+(own, own_cpu), (inproc, inproc_cpu), (pipe, pipe_cpu), (one, one_cpu) = [(median(w, 0), median(w, 1)) for w in range(4)]
+print("%s %s: %d inputs (1 in %d of 2^32), %d jobs, median of %d runs; M inputs per second of wall time | of CPU time" %
+      (TARGET.name, RECIPE, inputs, STRIDE, JOBS, REPEAT))
 print("the cast alone      %8.1f | %8.1f" % (own / 1e6, own_cpu / 1e6))
+print("  on one thread     %8.1f | %8.1f" % (one / 1e6, one_cpu / 1e6))
 print("in-process sweep    %8.1f | %8.1f  (%.0f%% | %.0f%% of the cast's own rate)" %
       (inproc / 1e6, inproc_cpu / 1e6, 100 * inproc / own, 100 * inproc_cpu / own_cpu))
 print("pipe adapter sweep  %8.1f | %8.1f  (in-process is %.1fx | %.1fx)" %

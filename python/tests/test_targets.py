@@ -153,6 +153,24 @@ def test_sweep_runs_on_the_runner_threads():
     assert not r.get("target_error") and t.sizes and max(t.sizes) == 1 << 16  # the runner's batches
 
 
+def test_a_runner_thread_keeps_one_python_thread_state():
+    """A runner thread is one Python thread for as long as it runs: what a target keeps in a
+    threading.local (a library's per-thread stream or cache) lasts from batch to batch, where a
+    thread state made and deleted around every call started each one empty."""
+    local, counts = threading.local(), {}
+
+    class Counting(RoundNearestEven):
+        def convert(self, recipe, words):
+            local.calls = getattr(local, "calls", 0) + 1
+            counts.setdefault(threading.get_ident(), []).append(local.calls)
+            return super().convert(recipe, words)
+
+    ninfer_conform.sweep(Counting(), "convert.F32_TO_BF16_RNE", jobs=2, stride=257, no_geometry=True)
+    assert sum(map(len, counts.values())) == 256  # 2^32 / 257 inputs in batches of 2^16
+    for seen in counts.values():
+        assert seen == list(range(1, len(seen) + 1))
+
+
 def test_one_command_at_a_time_and_usage_errors():
     with pytest.raises(RuntimeError, match="exit code 2"):
         ninfer_conform.replay(RoundNearestEven(), suite="convert.F32_TO_BF16_RNE", require="no-such-suite")

@@ -16,6 +16,7 @@ namespace nc::sweep {
 namespace {
 
 constexpr size_t kBatch = 1 << 16;
+constexpr size_t kJudgeBlock = 1 << 12;  // inputs whose expectation is made at once (16 KiB)
 constexpr int kMaxFailingBatches = 16;
 
 std::string hex(uint32_t w, int digits) { return hex_word(w, digits); }
@@ -86,7 +87,7 @@ struct WordDomain : Domain {
 
   void run(const nc_plugin_v1& t, uint64_t begin, uint64_t end, uint64_t stride, size_t keep,
            Tally& tally) const override {
-    std::vector<uint32_t> in(kBatch), out(kBatch), want(kBatch);
+    std::vector<uint32_t> in(kBatch), out(kBatch), want(kJudgeBlock);
     int failing = 0;  // failed batches in a row
     for (uint64_t i = begin; i < end;) {
       const uint64_t first = i;
@@ -116,10 +117,8 @@ struct WordDomain : Domain {
         continue;
       }
       failing = 0;
-      reference(in.data(), n, stride, want.data());
       tally.covered += n;
       judge_cells(tally, first, n, stride);
-      if (std::equal(want.begin(), want.begin() + ptrdiff_t(n), out.begin())) continue;
       // Passes under the latitude (nan-any), reported by the finer one that holds: nan-payload
       // where the sign is the reference's (vectors/FORMAT.md), and how each departs.
       uint64_t under_nan_any = 0, under_nan_payload = 0;
@@ -133,31 +132,40 @@ struct WordDomain : Domain {
       size_t slot = 0;
       uint64_t cell_key = UINT64_MAX;
       Cell* cell = nullptr;
-      for (size_t k = 0; k < n; ++k) {
-        if (want[k] == out[k] || accept(want[k], out[k])) continue;
-        const uint64_t index = first + k * stride;
-        if ((index >> cell_shift) != cell_key) cell_key = index >> cell_shift, cell = &tally.cells[cell_key];
-        if (nan_any && nan_any(in[k], out[k])) {
-          ++((want[k] ^ out[k]) & sign ? under_nan_any : under_nan_payload);
-          const unsigned d = runners::nan_departure(want[k], out[k], nan_layout);
-          for (int b = 0; b < runners::kDepartureCount; ++b) departs[b] += d >> b & 1;
-          ++cell->accepted;
-          continue;
+      // The expectation is made and compared a block at a time, in a buffer that stays in the L1
+      // cache: a batch-long one (the sweep's third), written and read again beside the batch's
+      // inputs and results, cost a fast in-process target (a PyTorch cast) as much as its cast.
+      for (size_t at = 0; at < n; at += kJudgeBlock) {
+        const size_t m = std::min(kJudgeBlock, n - at);
+        reference(in.data() + at, m, stride, want.data());
+        if (std::equal(want.begin(), want.begin() + ptrdiff_t(m), out.begin() + ptrdiff_t(at))) continue;
+        for (size_t j = 0; j < m; ++j) {
+          const size_t k = at + j;
+          if (want[j] == out[k] || accept(want[j], out[k])) continue;
+          const uint64_t index = first + k * stride;
+          if ((index >> cell_shift) != cell_key) cell_key = index >> cell_shift, cell = &tally.cells[cell_key];
+          if (nan_any && nan_any(in[k], out[k])) {
+            ++((want[j] ^ out[k]) & sign ? under_nan_any : under_nan_payload);
+            const unsigned d = runners::nan_departure(want[j], out[k], nan_layout);
+            for (int b = 0; b < runners::kDepartureCount; ++b) departs[b] += d >> b & 1;
+            ++cell->accepted;
+            continue;
+          }
+          ++cell->mismatches;
+          std::string input_kind = kind_of_input(in[k]);
+          const char* kind = result_kind(want[j], out[k], out_width);
+          if (kind != last_result_kind || input_kind != last_input_kind) {
+            slot = tally.class_slot(input_kind + ":" + kind);
+            last_input_kind = std::move(input_kind);
+            last_result_kind = kind;
+          }
+          if (tally.class_counts[slot].second++ < keep)
+            tally.first.push_back({index,
+                                   tally.class_counts[slot].first,
+                                   {hex(in[k], in_digits)},
+                                   expect_token ? expect_token(want[j]) : hex(want[j], out_digits),
+                                   hex(out[k], out_digits)});
         }
-        ++cell->mismatches;
-        std::string input_kind = kind_of_input(in[k]);
-        const char* kind = result_kind(want[k], out[k], out_width);
-        if (kind != last_result_kind || input_kind != last_input_kind) {
-          slot = tally.class_slot(input_kind + ":" + kind);
-          last_input_kind = std::move(input_kind);
-          last_result_kind = kind;
-        }
-        if (tally.class_counts[slot].second++ < keep)
-          tally.first.push_back({index,
-                                 tally.class_counts[slot].first,
-                                 {hex(in[k], in_digits)},
-                                 expect_token ? expect_token(want[k]) : hex(want[k], out_digits),
-                                 hex(out[k], out_digits)});
       }
       if (under_nan_any) tally.accept(std::string(latitude), under_nan_any);
       if (under_nan_payload) tally.accept(std::string(kPolicyNanPayload), under_nan_payload);

@@ -43,10 +43,16 @@ def digits(op, selector):
 
 
 def run(handlers, op, selector, words):
-    """The handler's result words as little-endian uint32, or None for `unsupported`."""
+    """The handler's result words as the array it returned (in process the package reads any
+    unsigned width as it is: no widening copy)."""
     import numpy as np
     with np.errstate(all="ignore"):  # NaN casts are the point, not a problem
-        return np.asarray(handlers[op][1](selector, words)).astype("<u4")
+        return np.asarray(handlers[op][1](selector, words))
+
+
+def run_u4(handlers, op, selector, words):
+    """The handler's result words as little-endian uint32, as the pipe carries them."""
+    return run(handlers, op, selector, words).astype("<u4")
 
 
 def token_answer(handlers, op, selector, tokens):
@@ -62,12 +68,12 @@ def text_reply(handlers, op, args):
         return " ".join(["ok"] + token_answer(handlers, op, args[0], args[1:]))
     words = np.array([int(t, 16) for t in args[1:]], dtype=np.uint32)
     width = "0%dx" % digits(op, args[0])
-    return " ".join(["ok"] + [format(w, width) for w in run(handlers, op, args[0], words).tolist()])
+    return " ".join(["ok"] + [format(w, width) for w in run_u4(handlers, op, args[0], words).tolist()])
 
 
 def binary_reply(handlers, op, selector, payload):
     import numpy as np
-    result = run(handlers, op, selector, np.frombuffer(payload, dtype="<u4").astype(np.uint32))
+    result = run_u4(handlers, op, selector, np.frombuffer(payload, dtype="<u4").astype(np.uint32))
     validity = b"\x01" * len(result) if op == "decode" else b""
     return b"ok\n" + result.tobytes() + validity
 

@@ -36,6 +36,7 @@ import importlib.metadata as md
 import os
 import sys
 import threading
+import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import nc_pipe  # noqa: E402
@@ -48,18 +49,24 @@ MODE = sys.argv[1] if len(sys.argv) > 1 and sys.argv[1] in NAMES else "contiguou
 STRIDED, COMPILED = MODE == "strided", MODE == "compile"
 BLOCK = 1 << 16  # the compiled functions' one shape: the sweep's batch length (runners/PIPE.md)
 COMPILING = threading.Lock()  # in process, the sweep's threads share one compilation of each cast
+# In process the runner hands each batch over as a read-only view of its buffer (no copy). A tensor
+# over it is safe here, since Tensor.to only reads its source; torch warns (once) that it cannot
+# mark such a tensor read-only.
+warnings.filterwarnings("ignore", message="The given NumPy array is not writable")
 
 
 @functools.lru_cache(maxsize=None)
 def tables():
-    """word type -> (integer storage dtype, float dtype); recipe -> (float dtype, storage, mask)."""
+    """word type -> (numpy integer storage, float dtype); recipe -> (float dtype, torch storage,
+    numpy unsigned storage): the words go in and out through views, no widening or masking copy."""
     import torch
     torch.set_num_threads(1)  # one adapter process per sweep thread already
-    decode = {"BF16": (torch.int16, torch.bfloat16), "F16": (torch.int16, torch.float16),
-              "E4M3FN": (torch.uint8, torch.float8_e4m3fn)}
-    convert = {"F32_TO_BF16_RNE": (torch.bfloat16, torch.int16, 0xFFFF),
-               "F32_TO_F16_RNE": (torch.float16, torch.int16, 0xFFFF),
-               "F32_TO_E4M3FN_RNE_SATFINITE": (torch.float8_e4m3fn, torch.uint8, 0xFF)}
+    import numpy as np
+    decode = {"BF16": (np.int16, torch.bfloat16), "F16": (np.int16, torch.float16),
+              "E4M3FN": (np.uint8, torch.float8_e4m3fn)}
+    convert = {"F32_TO_BF16_RNE": (torch.bfloat16, torch.int16, np.uint16),
+               "F32_TO_F16_RNE": (torch.float16, torch.int16, np.uint16),
+               "F32_TO_E4M3FN_RNE_SATFINITE": (torch.float8_e4m3fn, torch.uint8, np.uint8)}
     return decode, convert
 
 
@@ -106,7 +113,7 @@ def decode(word_type, words):
     import numpy as np
     import torch
     storage, dtype = tables()[0][word_type]
-    bits = torch.from_numpy(words.astype(np.int64)).to(storage)  # integer narrowing keeps the low bits
+    bits = torch.from_numpy(words.astype(storage))  # numpy's integer narrowing keeps the low bits
     out = cast(bits.view(dtype), torch.float32)
     return out.contiguous().view(torch.int32).numpy().view(np.uint32)
 
@@ -114,10 +121,9 @@ def decode(word_type, words):
 def convert(recipe, words):
     import numpy as np
     import torch
-    dtype, storage, mask = tables()[1][recipe]
-    src = torch.from_numpy(words.view(np.float32).copy())
-    out = cast(src, dtype).contiguous().view(storage)
-    return out.to(torch.int64).numpy().astype(np.uint32) & mask
+    dtype, storage, unsigned = tables()[1][recipe]
+    out = cast(torch.from_numpy(words.view(np.float32)), dtype)
+    return out.contiguous().view(storage).numpy().view(unsigned)
 
 
 def info():
