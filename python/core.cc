@@ -24,9 +24,9 @@
 // batches, same judging, same reports. The runner's input buffers reach Python as read-only NumPy
 // views (no copy; valid during the call only); a result may be any array nanobind reads (NumPy,
 // or a DLPack tensor such as torch's or JAX's on the CPU) and is copied once into the runner's
-// buffer. The command runs with the GIL released; every entry takes it for its call, so the
-// runner's threads (--jobs) call Python one at a time, and Python code that releases the GIL
-// (NumPy's casts) runs beside the runner's judging.
+// buffer (decode's and convert's after the call lets the GIL go: LaterCopies). The command runs with the GIL released;
+// every entry takes it for its call, so the runner's threads (--jobs) call Python one at a time, and Python code that
+// releases the GIL (NumPy's casts) runs beside the runner's judging.
 #include <fenv.h>
 
 #include <algorithm>
@@ -117,23 +117,23 @@ void copy_typed(const nb::ndarray<nb::ro, nb::device::cpu>& a, size_t n, Out* ou
   }
 }
 
-// Copies a result array of n integer words (8 to 64 bits, signed or not, or bool) into out as
-// 32-bit words (a signed word keeps its bits: int8 -1 is 0xff). false with *why otherwise.
-template <typename Out>
-bool copy_words(nb::handle result, size_t n, Out* out, std::string* why) {
-  nb::ndarray<nb::ro, nb::device::cpu> a;
-  if (!nb::try_cast(result, a, false)) {
+using Words = nb::ndarray<nb::ro, nb::device::cpu>;
+
+// Reads a result as an array of n integer words (8 to 64 bits, signed or not, or bool), without
+// copying them. false with *why otherwise.
+bool read_words(nb::handle result, size_t n, Words* a, std::string* why) {
+  if (!nb::try_cast(result, *a, false)) {
     *why = "returned " + std::string(nb::type_name(result.type()).c_str()) + ", not an array of words";
     return false;
   }
-  if (a.ndim() != 1 || a.shape(0) != n) {
+  if (a->ndim() != 1 || a->shape(0) != n) {
     *why = "returned an array of shape (";
-    for (size_t i = 0; i < a.ndim(); ++i) *why += (i ? ", " : "") + std::to_string(a.shape(i));
-    *why += a.ndim() == 1 ? ",)" : ")";
+    for (size_t i = 0; i < a->ndim(); ++i) *why += (i ? ", " : "") + std::to_string(a->shape(i));
+    *why += a->ndim() == 1 ? ",)" : ")";
     *why += ", expected (" + std::to_string(n) + ",)";
     return false;
   }
-  const nb::dlpack::dtype t = a.dtype();
+  const nb::dlpack::dtype t = a->dtype();
   const bool integer = t.code == uint8_t(nb::dlpack::dtype_code::UInt) ||
                        t.code == uint8_t(nb::dlpack::dtype_code::Int) ||
                        t.code == uint8_t(nb::dlpack::dtype_code::Bool);
@@ -143,7 +143,14 @@ bool copy_words(nb::handle result, size_t n, Out* out, std::string* why) {
            " (return the words' bit patterns as unsigned integers, e.g. x.view(np.uint32))";
     return false;
   }
-  switch (t.bits) {
+  return true;
+}
+
+// Copies the n words of an array read_words accepted into out (a signed word keeps its bits: int8
+// -1 is 0xff). Needs no GIL.
+template <typename Out>
+void copy_array(const Words& a, size_t n, Out* out) {
+  switch (a.dtype().bits) {
     case 8:
       copy_typed<uint8_t>(a, n, out);
       break;
@@ -157,8 +164,45 @@ bool copy_words(nb::handle result, size_t n, Out* out, std::string* why) {
       copy_typed<uint64_t>(a, n, out);
       break;
   }
+}
+
+// read_words, then copy_array, under the GIL.
+template <typename Out>
+bool copy_words(nb::handle result, size_t n, Out* out, std::string* why) {
+  Words a;
+  if (!read_words(result, n, &a, why)) return false;
+  copy_array(a, n, out);
   return true;
 }
+
+// The result words of one call (decode's and convert's: the ones sweeps ask for billions of) that
+// are copied into the runner's buffers after the call lets the GIL go, so the other runner thread
+// calls Python meanwhile. The arrays stay referenced until the thread's next call, or the command's
+// end, takes the GIL again: dropping the last reference to one takes the GIL, which would cost
+// the hand-over this saves.
+class LaterCopies {
+ public:
+  template <typename Out>
+  bool add(nb::handle result, size_t n, Out* out, std::string* why) {
+    Words a;
+    if (!read_words(result, n, &a, why)) return false;
+    copies_.push_back({a, n, out, [](const Words& w, size_t k, void* o) { copy_array(w, k, static_cast<Out*>(o)); }});
+    return true;
+  }
+  void run() const {
+    for (const Copy& c : copies_) c.copy(c.words, c.n, c.out);
+  }
+  void clear() { copies_.clear(); }  // under the GIL
+
+ private:
+  struct Copy {
+    Words words;
+    size_t n;
+    void* out;
+    void (*copy)(const Words&, size_t, void*);
+  };
+  std::vector<Copy> copies_;
+};
 
 // Thrown by a result reader for an element without a value (reconstruct, layout_offsets): the
 // call answers NC_EINVALID, which abi_host reads as "refused", not as a target error.
@@ -174,77 +218,100 @@ bool refuse_unless_all_valid(nb::handle flags, size_t n, std::string* why) {
   return true;
 }
 
-// A runner thread's Python thread state, made on the thread's first call into Python and kept
-// until the thread ends (the runner joins its threads before the command returns). Without it,
-// each call's gil_scoped_acquire on a thread Python does not know made a thread state and deleted
-// it again on release, unmapping its frame stack: a munmap per call whose TLB shootdowns, with
-// the context switches around them, cost an in-process PyTorch sweep more CPU than the casts.
-// The thread that runs the command has a state of its own and keeps nothing here.
-class KeptThreadState {
+// What a thread that calls the target keeps between calls: its Python thread state and the
+// arrays of its last result (LaterCopies). A runner thread's state is made on its first call into
+// Python and kept until the thread ends (the runner joins its threads before the command returns).
+// Without it, each call's gil_scoped_acquire on a thread Python does not know made a thread state
+// and deleted it again on release, unmapping its frame stack: a munmap per call whose TLB
+// shootdowns, with the context switches around them, cost an in-process PyTorch sweep more CPU
+// than the casts. The thread that runs the command has a state of its own; its arrays are dropped
+// when the command ends (CommandEnd).
+class PythonThread {
  public:
-  KeptThreadState() {
+  PythonThread() {
     if (PyGILState_GetThisThreadState() != nullptr) return;
     ensured_ = PyGILState_Ensure();  // makes this thread's state, and takes the GIL
     saved_ = PyEval_SaveThread();    // lets the GIL go, keeping the state
   }
-  ~KeptThreadState() {
+  ~PythonThread() {
     if (saved_ == nullptr) return;
     PyEval_RestoreThread(saved_);
+    later.clear();
     PyGILState_Release(ensured_);  // the last release: the state is deleted
   }
-  KeptThreadState(const KeptThreadState&) = delete;
-  KeptThreadState& operator=(const KeptThreadState&) = delete;
+  PythonThread(const PythonThread&) = delete;
+  PythonThread& operator=(const PythonThread&) = delete;
+
+  LaterCopies later;
 
  private:
   PyGILState_STATE ensured_{};
   PyThreadState* saved_ = nullptr;
 };
 
-// Calls fn under the GIL; None or ninfer_conform.Unsupported -> NC_EUNSUPPORTED. `use` reads the
-// result; false with *why is a target error.
+PythonThread& this_python_thread() {
+  thread_local PythonThread self;
+  return self;
+}
+
+// Drops the command thread's last result arrays when the command ends, under the GIL (declared
+// before the command lets the GIL go, so it ends after the GIL is taken back).
+struct CommandEnd {
+  ~CommandEnd() { this_python_thread().later.clear(); }
+};
+
+// Calls fn under the GIL; None or ninfer_conform.Unsupported -> NC_EUNSUPPORTED. `use(result,
+// later, why)` reads the result, leaving in `later` the words to copy once the GIL is let go;
+// false with *why is a target error.
 template <typename Call, typename Use>
 int call_python(const std::string& what, Call&& fn, Use&& use) {
-  thread_local KeptThreadState kept;
-  nb::gil_scoped_acquire gil;
+  LaterCopies& later = this_python_thread().later;
   std::string why;
-  try {
-    nb::object result = fn();
-    if (result.is_none()) return NC_EUNSUPPORTED;
-    if (use(result, &why)) return NC_OK;
-  } catch (nb::python_error& e) {
-    if (e.matches(g_target->unsupported)) return NC_EUNSUPPORTED;
-    // The exception's last line ("ValueError: ..."), not the traceback before it.
-    why = e.what();
-    while (!why.empty() && why.back() == '\n') why.pop_back();
-    if (const size_t nl = why.rfind('\n'); nl != std::string::npos) why = why.substr(nl + 1);
-  } catch (const Refused&) {
-    return NC_EINVALID;
-  } catch (const std::exception& e) {
-    why = e.what();
+  {
+    nb::gil_scoped_acquire gil;
+    later.clear();
+    bool ok = false;
+    try {
+      nb::object result = fn();
+      if (result.is_none()) return NC_EUNSUPPORTED;
+      ok = use(result, later, &why);
+    } catch (nb::python_error& e) {
+      if (e.matches(g_target->unsupported)) return NC_EUNSUPPORTED;
+      // The exception's last line ("ValueError: ..."), not the traceback before it.
+      why = e.what();
+      while (!why.empty() && why.back() == '\n') why.pop_back();
+      if (const size_t nl = why.rfind('\n'); nl != std::string::npos) why = why.substr(nl + 1);
+    } catch (const Refused&) {
+      return NC_EINVALID;
+    } catch (const std::exception& e) {
+      why = e.what();
+    }
+    if (!ok) return target_error(what, why);
   }
-  return target_error(what, why);
+  later.run();
+  return NC_OK;
 }
 
 int py_convert(nc_recipe recipe, const uint32_t* src, size_t n, uint32_t* out) {
   const std::string r(nc::runners::recipe_name(recipe));
   return call_python(
       "convert(" + r + ")", [&] { return g_target->convert(r, view(src, n)); },
-      [&](nb::handle res, std::string* why) { return copy_words(res, n, out, why); });
+      [&](nb::handle res, LaterCopies& later, std::string* why) { return later.add(res, n, out, why); });
 }
 
 int py_decode(nc_word_type wt, const uint32_t* words, size_t n, uint32_t* out, uint8_t* valid) {
   const std::string w(nc::runners::word_type_name(wt));
   return call_python(
       "decode(" + w + ")", [&] { return g_target->decode(w, view(words, n)); },
-      [&](nb::handle res, std::string* why) {
+      [&](nb::handle res, LaterCopies& later, std::string* why) {
         // (bits, valid) for the word types with words that have no value (W8's 0x80); bits alone
         // means every word is valid.
         if (nb::isinstance<nb::tuple>(res) && nb::len(res) == 2) {
           const nb::tuple pair = nb::borrow<nb::tuple>(res);
-          return copy_words(pair[0], n, out, why) && copy_words(pair[1], n, valid, why);
+          return later.add(pair[0], n, out, why) && later.add(pair[1], n, valid, why);
         }
         std::memset(valid, 1, n);
-        return copy_words(res, n, out, why);
+        return later.add(res, n, out, why);
       });
 }
 
@@ -253,7 +320,7 @@ int py_validate_word(nc_format fmt, nc_component comp, const uint32_t* words, si
   const std::string f(nc::runners::format_name(fmt)), c = unsigned(comp) < 4 ? kComponents[comp] : "?";
   return call_python(
       "validate_word(" + f + "." + c + ")", [&] { return g_target->validate_word(f, c, view(words, n)); },
-      [&](nb::handle res, std::string* why) { return copy_words(res, n, valid, why); });
+      [&](nb::handle res, LaterCopies&, std::string* why) { return copy_words(res, n, valid, why); });
 }
 
 int py_reconstruct(nc_format fmt, const uint32_t* code, const uint32_t* scale, const uint32_t* divisor, size_t n,
@@ -265,7 +332,7 @@ int py_reconstruct(nc_format fmt, const uint32_t* code, const uint32_t* scale, c
         return g_target->reconstruct(f, view(code, n), view(scale, n),
                                      divisor ? view(divisor, n) : nb::object(nb::none()));
       },
-      [&](nb::handle res, std::string* why) {
+      [&](nb::handle res, LaterCopies&, std::string* why) {
         // (bits, valid): an element without a value (valid 0) fails the batch with NC_EINVALID,
         // as the ABI asks, and abi_host retries it in halves down to the refused elements.
         if (nb::isinstance<nb::tuple>(res) && nb::len(res) == 2) {
@@ -364,7 +431,7 @@ int py_dequantize(nc_format fmt, size_t rank, const uint64_t* shape, const uint3
         return g_target->dequantize(f, shape_tuple(rank, shape), view(codes, n_codes), view(scales, n_scales),
                                     divisor_arg(divisor));
       },
-      [&](nb::handle res, std::string* why) { return copy_words(flat(res), n_codes, out, why); });
+      [&](nb::handle res, LaterCopies&, std::string* why) { return copy_words(flat(res), n_codes, out, why); });
 }
 
 int py_validate_tensor(nc_format fmt, size_t rank, const uint64_t* shape, const uint32_t* codes, size_t n_codes,
@@ -377,7 +444,7 @@ int py_validate_tensor(nc_format fmt, size_t rank, const uint64_t* shape, const 
         return g_target->validate_tensor(f, shape_tuple(rank, shape), view(codes, n_codes), view(scales, n_scales),
                                          divisor_arg(divisor));
       },
-      [&](nb::handle res, std::string* why) {
+      [&](nb::handle res, LaterCopies&, std::string* why) {
         std::string text;
         if (text_of(res, &text) && text == "valid") return *rule = NC_RULE_NONE, *where = -1, true;
         const bool pair = nb::isinstance<nb::tuple>(res) && nb::len(res) == 2;
@@ -422,7 +489,7 @@ int py_encode(nc_format fmt, nc_source_type src_type, const uint64_t* src, size_
         nb::object words = nb::cast(Matrix(src, {rows, k}, nb::handle()), nb::rv_policy::reference);
         return g_target->encode(f, t, words);
       },
-      [&](nb::handle res, std::string* why) {
+      [&](nb::handle res, LaterCopies&, std::string* why) {
         std::string text;
         if (text_of(res, &text)) {
           if (text == "nonfinite") return *outcome = NC_ENCODE_FAIL_NONFINITE, true;
@@ -445,7 +512,7 @@ int py_encode(nc_format fmt, nc_source_type src_type, const uint64_t* src, size_
 int py_parse_format(const char* name, size_t len, int32_t* out_format) {
   return call_python(
       "parse_format", [&] { return g_target->parse_format(nb::bytes(name, len)); },
-      [&](nb::handle res, std::string* why) {
+      [&](nb::handle res, LaterCopies&, std::string* why) {
         if (nb::isinstance<nb::bool_>(res) && !nb::cast<bool>(res)) return *out_format = -1, true;
         std::string text;
         std::optional<nc_format> f;
@@ -465,7 +532,7 @@ int py_layout_offsets(nc_format fmt, nc_layout layout, const uint64_t* rows, con
   return call_python(
       "layout_offsets(" + f + ", " + l + ")",
       [&] { return g_target->layout_offsets(f, l, view(rows, n), view(k, n), view(row, n), view(block, n)); },
-      [&](nb::handle res, std::string* why) {
+      [&](nb::handle res, LaterCopies&, std::string* why) {
         const size_t parts = nb::isinstance<nb::tuple>(res) ? nb::len(res) : 0;
         if (parts != 2 && parts != 3) {
           *why = "returned " + type_of(res) + ", not a pair (offset, plane_bytes) or a triple with valid";
@@ -542,6 +609,7 @@ int run(const std::vector<std::string>& args, nb::handle target, const std::stri
   int rc = nc::cli::kExitUsage;
   std::fflush(stdout);
   {
+    CommandEnd end;
     nb::gil_scoped_release released;
     // Correct rounding is the product: the commands (and the runner threads they start, which
     // inherit it) work in IEEE 754's default environment whatever the interpreter's was.
