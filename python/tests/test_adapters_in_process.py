@@ -114,7 +114,7 @@ def test_an_adapter_answers_unsupported_in_process_for_what_it_does_not_serve():
 
 def test_the_token_ops_in_process_send_the_pipes_tokens_to_the_same_handler():
     """Adapter.reconstruct/dequantize write the request tokens the runner writes on the pipe (the
-    corpus's widths: NVFP4 code 1 digit, scale 2, divisor 8; W8 code 2, scale 4) and read the answer
+    corpus's widths: NVFP4 code 1 digit, scale 2, divisor 8; W8 and Q4 code 2, scale 4) and read the answer
     tokens back; `invalid` becomes a validity array, UnsupportedRequest a declined selector."""
     import numpy as np
     import nc_pipe
@@ -124,13 +124,13 @@ def test_the_token_ops_in_process_send_the_pipes_tokens_to_the_same_handler():
         seen.append((fmt, tokens))
         if fmt == "W8G32_F16S":
             raise nc_pipe.UnsupportedRequest
-        return ["3f800000", "invalid"]
+        return ["3f800000", "invalid"][:len(tokens)]
 
     def dequantize(fmt, tokens):
         seen.append((fmt, tokens))
         return ["00000000,bf800000"]
 
-    a = nc_pipe.Adapter("tokens", "1", {"reconstruct": (("NVFP4", "W8G32_F16S"), reconstruct),
+    a = nc_pipe.Adapter("tokens", "1", {"reconstruct": (("NVFP4", "W8G32_F16S", "Q4G64_F16S"), reconstruct),
                                         "dequantize": (("W8G32_F16S",), dequantize)})
     u32 = lambda *w: np.array(w, dtype=np.uint32)  # noqa: E731
     bits, valid = a.reconstruct("NVFP4", u32(0x6, 0xF), u32(0x0C, 0x38), u32(0x41A80000, 0x3F800000))
@@ -138,7 +138,9 @@ def test_the_token_ops_in_process_send_the_pipes_tokens_to_the_same_handler():
     assert bits.tolist()[0] == 0x3F800000 and valid.tolist() == [1, 0]
     assert a.reconstruct("W8G32_F16S", u32(0x7F), u32(0x3C00), None) is None  # unsupported, as on the pipe
     assert seen[-1] == ("W8G32_F16S", ["7f:3c00"])
-    assert a.reconstruct("Q4G64_F16S", u32(1), u32(0x3C00), None) is None and len(seen) == 2  # not served
+    assert a.reconstruct("Q4G64_F16S", u32(0xC), u32(0x3C00), None).tolist() == [0x3F800000]
+    assert seen[-1] == ("Q4G64_F16S", ["0c:3c00"])  # vectors/reconstruct.Q4G64_F16S: `0c 3c00`
+    assert a.reconstruct("Q5G64_F16S", u32(1), u32(0x3C00), None) is None and len(seen) == 3  # not served
     got = a.dequantize("W8G32_F16S", (1, 2), u32(0x00, 0xFF), u32(0x3C00), None)
     assert seen[-1] == ("W8G32_F16S", ["1x2", "00,ff", "3c00", "-"])
     assert got.dtype == np.uint32 and got.tolist() == [0, 0xBF800000]

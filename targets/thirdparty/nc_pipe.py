@@ -30,7 +30,7 @@ CONVERT_DIGITS = {"F32_TO_BF16_RNE": 4, "F32_TO_F16_RNE": 4, "F32_TO_E4M3FN_RNE_
 
 # Hex digits of a format's code and scale words in reconstruct and dequantize requests (the
 # corpus's widths: vectors/FORMAT.md; a divisor is a binary32 word, 8 digits).
-TOKEN_DIGITS = {"Q4G64_F16S": (1, 4), "Q5G64_F16S": (2, 4), "Q6G64_F16S": (2, 4), "W8G32_F16S": (2, 4),
+TOKEN_DIGITS = {"Q4G64_F16S": (2, 4), "Q5G64_F16S": (2, 4), "Q6G64_F16S": (2, 4), "W8G32_F16S": (2, 4),
                 "NVFP4": (1, 2), "FP8_E4M3FN_ROW_BF16S": (2, 4)}
 
 
