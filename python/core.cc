@@ -24,9 +24,10 @@
 // batches, same judging, same reports. The runner's input buffers reach Python as read-only NumPy
 // views (no copy; valid during the call only); a result may be any array nanobind reads (NumPy,
 // or a DLPack tensor such as torch's or JAX's on the CPU) and is copied once into the runner's
-// buffer (decode's and convert's after the call lets the GIL go: LaterCopies). The command runs with the GIL released;
-// every entry takes it for its call, so the runner's threads (--jobs) call Python one at a time, and Python code that
-// releases the GIL (NumPy's casts) runs beside the runner's judging.
+// buffer (decode's and convert's after the call lets the GIL go: LaterCopies). The command runs
+// with the GIL released; every entry takes it for its call, so the runner's threads (--jobs) call
+// Python one at a time, and Python code that releases the GIL (NumPy's casts) runs beside the
+// runner's judging.
 #include <fenv.h>
 
 #include <algorithm>

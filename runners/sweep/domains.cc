@@ -133,8 +133,8 @@ struct WordDomain : Domain {
       uint64_t cell_key = UINT64_MAX;
       Cell* cell = nullptr;
       // The expectation is made and compared a block at a time, in a buffer that stays in the L1
-      // cache: a batch-long one (the sweep's third), written and read again beside the batch's
-      // inputs and results, cost a fast in-process target (a PyTorch cast) as much as its cast.
+      // cache: a third batch-long buffer, written and read again beside the batch's inputs and
+      // results, cost an in-process PyTorch sweep more than the cast itself (perf).
       for (size_t at = 0; at < n; at += kJudgeBlock) {
         const size_t m = std::min(kJudgeBlock, n - at);
         reference(in.data() + at, m, stride, want.data());
