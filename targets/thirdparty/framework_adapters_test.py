@@ -5,10 +5,11 @@ for every capability it offers, the capabilities it must decline, each documente
 (so a change in the framework shows up), and the binary framing the sweeps use.
 
 usage: framework_adapters_test.py SOURCE_DIR ADAPTER
-ADAPTER: a row of implementations.json whose adapter_test is this file (pytorch, jax, tensorflow, paddle, mlx,
-         tinygrad, openvino,
+ADAPTER: a row of implementations.json whose adapter_test is this file (pytorch, fbgemm, jax, tensorflow,
+         paddle, mlx, tinygrad, openvino,
          onnxruntime, torchao, ...); tests.cmake registers one ctest per such row
-exit 77 = skipped: no .venv, or the venv cannot import the framework (the reason is printed).
+exit 77 = skipped: no venv (the row's: .venv, or .venv-fbgemm), or the venv cannot import the
+framework (the reason is printed).
 """
 import os
 import struct
@@ -84,6 +85,28 @@ ADAPTERS = {
                         [("convert F32_TO_BF16_RNE 7fc00000 ffc00000", "ffff ffff"),
                          ("decode E4M3FN 7f ff", "7fc00000 ffc00000"),
                          ("decode F16 7c01 fc01 7e00", "7fc02000 ffc02000 7fc00000")]),
+    # FBGEMM's CPU operators (fbgemm_adapter.py). FloatToBfloat16Quantized is (bits + 0x8000) >>
+    # 16: a tie goes up in magnitude (0x3f808000 -> 0x3f81, 0xbf808000 -> 0xbf81; the recipe's even
+    # neighbours 0x3f80, 0xbf80; 0x3f818000 agrees), and a NaN's payload carries: 0x7f800001 ->
+    # 0x7f80 (infinity), 0x7fff8000 -> 0x8000 (-0), 0xffff8000 wraps to 0x0000 (+0), a NaN whose
+    # low half is below 0x8000 keeps its top bits (0x7fc00000 -> 0x7fc0). FloatToHFP8Quantized(x,
+    # 4, 7, 448) clamps |x| with glibc's fminf, which returns 448 for a quiet NaN (-> 0x7e / 0xfe
+    # by its sign; recipe 0x7f / 0xff) but a quieted NaN for a signalling one. That NaN fails the
+    # `>= 2^-6` test and takes the subnormal path: 2^14 + NaN is the NaN (quiet bit set, payload
+    # kept) and its low 8 bits, with the sign bit put in bit 7, are the code: 0x7f800001 -> 0x01,
+    # 0xff800001 -> 0x81, 0x7f8000ff -> 0xff (a negative NaN code), 0x7f800080 -> 0x80 (-0),
+    # 0x7f80007e -> 0x7e (448). HFP8QuantizedToFloat scales the shifted code by 2^120 with no NaN:
+    # 0x7f -> 480 (0x43f00000), 0xff -> -480.
+    "fbgemm": ("fbgemm",
+               ["decode BF16", "decode E4M3FN", "convert F32_TO_E4M3FN_RNE_SATFINITE"],
+               ["decode F16", "decode E2M1", "convert F32_TO_F16_RNE", "convert F32_TO_E4M3FN_RNE_OVF_NAN",
+                "convert F32_TO_E2M1_RNE_SATFINITE", "reconstruct FP8_E4M3FN_ROW_BF16S", "dequantize FP8_E4M3FN_ROW_BF16S"],
+               [(SPEC["convert F32_TO_BF16_RNE"][0], "3f81 3f82 3f81 3f80 7f80 ff80 0001 0001 8000"),
+                ("convert F32_TO_BF16_RNE bf808000 7f800001 7fff8000 ffff8000 7fc00000 ffc00000",
+                 "bf81 7f80 8000 0000 7fc0 ffc0"),
+                ("convert F32_TO_E4M3FN_RNE_SATFINITE 7fc00000 ffc00000 ffffffff", "7e fe fe"),
+                ("convert F32_TO_E4M3FN_RNE_SATFINITE 7f800001 ff800001 7f8000ff 7f800080 7f80007e", "01 81 ff 80 7e"),
+                ("decode E4M3FN 7f ff", "43f00000 c3f00000")]),
     "jax": ("jax",
             DECODES_8 + ["decode E2M1"] + CONVERTS_16 + ["convert F32_TO_E4M3FN_RNE_OVF_NAN", "convert F32_TO_E2M1_RNE_SATFINITE"],
             ["convert F32_TO_E4M3FN_RNE_SATFINITE"],
@@ -250,7 +273,7 @@ import implementations  # noqa: E402
 row = implementations.by_name()[which]
 name, provides, declines, departures = ADAPTERS[which]
 module = row["module"]
-python = os.path.join(src, ".venv", "bin", "python")
+python = implementations.venv_python(row, src)
 if not os.access(python, os.X_OK):
     print("SKIPPED: no %s; run scripts/install-thirdparty" % python)
     sys.exit(77)
@@ -297,6 +320,7 @@ INFO = {"mlx": ["device=Device(cpu,_0)", "stream=thread-local", "path=eager"],
         "openvino": ["shapes=dynamic", "inference_precision_hint=f32", "inference_num_threads=1"],
         "openvino-static": ["shapes=static", "inference_precision_hint=f32"],
         "paddle": ["mode=dynamic", "place=cpu", "omp_num_threads=1"],
+        "fbgemm": ["torch=2.14.1", "fbgemm_gpu=1.9.0", "threads=1"],
         "tinygrad": ["device=CPU", "renderer=ClangRenderer", "threads=1"],
         "tinygrad-x86": ["device=CPU", "renderer=X86Renderer", "threads=1"]}
 if which in INFO:

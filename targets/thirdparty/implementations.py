@@ -4,8 +4,10 @@ everything else derives from, and writes or checks what is generated from it.
 
     implementations.py --check              # the file is valid and the generated tables match (ctest)
     implementations.py --write              # rewrite the generated tables
-    implementations.py --pins install       # the pins scripts/install-thirdparty installs normally
-    implementations.py --pins nodeps        # ... and those it installs --no-deps afterwards
+    implementations.py --venvs              # the virtual environments the rows run in, one a line
+    implementations.py --pins install [--venv DIR]  # the pins scripts/install-thirdparty installs
+                                            # normally into DIR (default .venv)
+    implementations.py --pins nodeps [--venv DIR]   # ... and those it installs --no-deps afterwards
     implementations.py --names              # every implementation, one a line
     implementations.py --spec IMPL --build BUILD   # its target spec (certify.py's --target)
     implementations.py --verify-certificates CLI   # `CLI verify` on every committed certificate (ctest)
@@ -14,10 +16,14 @@ A row's members (only `name` and `adapter` are required):
   name          the implementation's name: certify.py's IMPL, docs/certifications/NAME/, the ctest names
   library       what is certified, in words
   adapter       {"plugin": CMAKE_TARGET} (BUILD/targets/thirdparty/CMAKE_TARGET.so), or
-                {"pipe": SCRIPT, "args": [...], "env": {VAR: VALUE}}: the project venv's python runs
+                {"pipe": SCRIPT, "args": [...], "env": {VAR: VALUE}}: the row's venv's python runs
                 targets/thirdparty/SCRIPT ARGS with VAR=VALUE set (the pipe: target spec certify.py gives)
   pypi          names of the package sets under "pypi" it needs (each a list of exact pins, installed
-                normally or --no-deps); scripts/install-thirdparty installs the union of all sets
+                normally or --no-deps); scripts/install-thirdparty installs into each venv the union
+                of the sets its rows need
+  venv          the virtual environment (a folder of the source tree, .venv or .venv-SOMETHING) whose
+                python runs the adapter (default .venv): a library built for another release of a
+                package the project venv pins gets a venv of its own (FBGEMM and torch)
   module        the Python module the venv must import, else its checks skip saying so
   cpu_flags     /proc/cpuinfo flags the adapter needs, else its checks skip saying so
   sweep_stride  the certificate sweeps 1 binary32 input in S (default 1: every input)
@@ -47,8 +53,9 @@ import textwrap
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(os.path.dirname(HERE))
 DATA = os.path.join(HERE, "implementations.json")
-ROW_KEYS = {"name", "library", "adapter", "pypi", "module", "cpu_flags", "sweep_stride", "ci_stride", "timeout",
-            "adapter_test", "reports", "capabilities", "version_shown", "profile", "readme"}
+ROW_KEYS = {"name", "library", "adapter", "pypi", "venv", "module", "cpu_flags", "sweep_stride", "ci_stride",
+            "timeout", "adapter_test", "reports", "capabilities", "version_shown", "profile", "readme"}
+DEFAULT_VENV = ".venv"
 ADAPTER_TESTS = ("framework_adapters_test.py", "pipe_adapters_test.py")
 DEFAULT_TIMEOUT = 10
 
@@ -70,20 +77,34 @@ def by_name(data=None):
     return {r["name"]: r for r in rows(data)}
 
 
+def venv_of(row):
+    return row.get("venv", DEFAULT_VENV)
+
+
+def venvs(data=None):
+    """The venv folders the rows run in, the project venv first."""
+    out = [DEFAULT_VENV]
+    for r in rows(data):
+        out += [venv_of(r)] if venv_of(r) not in out else []
+    return out
+
+
+def sets_of(venv, data):
+    """The package sets the rows of one venv need, in the file's order."""
+    used = {s for r in data.get("implementations", []) if venv_of(r) == venv for s in r.get("pypi", [])}
+    return [s for s in data.get("pypi", {}) if s in used]
+
+
 def validate(data):
     """What is wrong with the file, as messages naming the row and member."""
     problems = []
     sets = data.get("pypi", {})
-    seen, pins, used = set(), {}, set()
+    seen, used = set(), set()
     for name, s in sets.items():
         for kind in ("install", "nodeps"):
             for pin in s.get(kind, []):
                 if not re.fullmatch(r"[A-Za-z0-9_.\-]+==[A-Za-z0-9_.+\-]+", pin):
                     problems.append("pypi %s: %r is not an exact NAME==VERSION pin" % (name, pin))
-                    continue
-                key = pin.split("==")[0].lower().replace("_", "-")
-                if pins.setdefault(key, (pin, kind)) != (pin, kind):
-                    problems.append("pypi %s: %s, but another set has %s (%s)" % (name, pin, *pins[key]))
     for i, r in enumerate(data.get("implementations", [])):
         where = "row %d (%s)" % (i + 1, r.get("name", "no name"))
         if not isinstance(r.get("name"), str) or not re.fullmatch(r"[a-z0-9][a-z0-9_.\-]*", r.get("name", "")):
@@ -93,9 +114,12 @@ def validate(data):
         seen.add(r.get("name"))
         for k in sorted(set(r) - ROW_KEYS):
             problems.append("%s: unknown member %r" % (where, k))
+        if not re.fullmatch(r"\.venv(-[a-z0-9]+)?", str(venv_of(r))) or venv_of(r) == ".venv-lint":
+            problems.append("%s: venv must be .venv or .venv-NAME (not .venv-lint, scripts/install-lint's)" % where)
         a = r.get("adapter", {})
         if set(a) == {"plugin"}:
-            pass
+            if "venv" in r:
+                problems.append("%s: venv is for pipe adapters (a plugin runs in the runner)" % where)
         elif "pipe" in a and set(a) <= {"pipe", "args", "env"}:
             if not os.path.isfile(os.path.join(HERE, a["pipe"])):
                 problems.append("%s: no adapter script targets/thirdparty/%s" % (where, a["pipe"]))
@@ -114,25 +138,42 @@ def validate(data):
             problems.append("%s: adapter_test is for pipe adapters (plugins' tests are C++)" % where)
     for s in sorted(set(sets) - used):
         problems.append("pypi %s: no row uses it" % s)
+    # One venv holds one release of each package: the sets installed together must agree.
+    for venv in venvs(data) if not problems else []:
+        pinned = {}
+        for name in sets_of(venv, data):
+            for kind in ("install", "nodeps"):
+                for pin in sets[name].get(kind, []):
+                    key = pin.split("==")[0].lower().replace("_", "-")
+                    if pinned.setdefault(key, (pin, kind, name))[:2] != (pin, kind):
+                        problems.append("pypi %s: %s (%s), but set %s, installed with it into %s, has %s (%s)" %
+                                        (name, pin, kind, pinned[key][2], venv, *pinned[key][:2]))
     return problems
 
 
+def venv_python(row, source=SOURCE):
+    """The interpreter that runs a pipe adapter: its row's venv's python."""
+    return os.path.join(source, venv_of(row), "bin", "python")
+
+
 def target_spec(row, build, source=SOURCE):
-    """The --target of `ninfer-conform certify` for a row. The Python adapters run under the
-    project venv (scripts/install-thirdparty)."""
+    """The --target of `ninfer-conform certify` for a row. The Python adapters run under their
+    row's venv (scripts/install-thirdparty)."""
     a = row["adapter"]
     if "plugin" in a:
         return "plugin:" + os.path.join(build, "targets", "thirdparty", a["plugin"] + ".so")
     words = ["%s=%s" % kv for kv in a.get("env", {}).items()]
-    words += [os.path.join(source, ".venv", "bin", "python"), os.path.join(source, "targets", "thirdparty", a["pipe"])]
+    words += [venv_python(row, source), os.path.join(source, "targets", "thirdparty", a["pipe"])]
     return "pipe:" + " ".join(words + a.get("args", []))
 
 
-def pins(kind, data=None):
-    """The exact pins of every package set, installed normally (kind install) or --no-deps."""
+def pins(kind, venv=DEFAULT_VENV, data=None):
+    """The exact pins of the package sets one venv's rows need, installed normally (kind install)
+    or --no-deps."""
+    data = data or load()
     out = []
-    for s in (data or load())["pypi"].values():
-        out += [p for p in s.get(kind, []) if p not in out]
+    for s in sets_of(venv, data):
+        out += [p for p in data["pypi"][s].get(kind, []) if p not in out]
     return out
 
 
@@ -266,10 +307,12 @@ def main():
     g.add_argument("--check", action="store_true")
     g.add_argument("--write", action="store_true")
     g.add_argument("--pins", choices=("install", "nodeps"))
+    g.add_argument("--venvs", action="store_true")
     g.add_argument("--names", action="store_true")
     g.add_argument("--spec", metavar="IMPL")
     g.add_argument("--verify-certificates", metavar="CLI")
     p.add_argument("--build", default=os.path.join(SOURCE, "build"), help="with --spec: the build folder")
+    p.add_argument("--venv", default=DEFAULT_VENV, help="with --pins: the venv folder (default .venv)")
     a = p.parse_args()
     if a.spec:
         if a.spec not in by_name():
@@ -277,7 +320,12 @@ def main():
         print(target_spec(by_name()[a.spec], os.path.abspath(a.build)))
         return 0
     if a.pins:
-        print("\n".join(pins(a.pins)))
+        if a.venv not in venvs():
+            sys.exit("implementations.py: no row runs in %r (the venvs: %s)" % (a.venv, " ".join(venvs())))
+        print("\n".join(pins(a.pins, a.venv)))
+        return 0
+    if a.venvs:
+        print("\n".join(venvs()))
         return 0
     if a.names:
         print("\n".join(r["name"] for r in rows()))
