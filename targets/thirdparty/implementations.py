@@ -136,6 +136,9 @@ def validate(data):
             problems.append("%s: adapter_test must be one of %s" % (where, " ".join(ADAPTER_TESTS)))
         if "adapter_test" in r and "pipe" not in a:
             problems.append("%s: adapter_test is for pipe adapters (plugins' tests are C++)" % where)
+        if r.get("adapter_test") == ADAPTER_TESTS[1] and venv_of(r) != DEFAULT_VENV:
+            problems.append("%s: %s runs its rows with %s's python; a row in a venv of its own takes %s" %
+                            (where, ADAPTER_TESTS[1], DEFAULT_VENV, ADAPTER_TESTS[0]))
     for s in sorted(set(sets) - used):
         problems.append("pypi %s: no row uses it" % s)
     # One venv holds one release of each package: the sets installed together must agree.

@@ -74,6 +74,12 @@ add_test(NAME "thirdparty: implementations.json and the tables generated from it
 set_tests_properties("thirdparty: implementations.json and the tables generated from it" PROPERTIES
                      LABELS thirdparty TIMEOUT 60)
 
+# Its checks on edited copies: pins agree within a venv (not across), venv names, the target spec.
+add_test(NAME "thirdparty: implementations.py refuses what one venv cannot hold"
+         COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/implementations_test.py)
+set_tests_properties("thirdparty: implementations.py refuses what one venv cannot hold" PROPERTIES
+                     LABELS thirdparty TIMEOUT 60)
+
 # The Python pipe adapters, run by the project venv (scripts/install-thirdparty). Without the venv
 # the test reports SKIPPED (exit 77) and says how to create it; scripts/test always creates it.
 list(POP_BACK nc_tp_pipe_group nc_tp_pipe_last)
