@@ -260,8 +260,7 @@ def skip_reason(a, table, impl, expected_file):
     # The program after any VAR=VALUE assignments of the pipe command (pytorch-avx2's).
     python = a.in_process or next((t for t in table[impl][5:].split() if "=" not in t), "")
     if table[impl].startswith("pipe:") and not os.access(python, os.X_OK):
-        return "no %s; run scripts/install-thirdparty" % ("interpreter " + python if a.in_process else
-                                                         implementations.venv_python(ROWS[impl]))
+        return "no %s%s; run scripts/install-thirdparty" % ("interpreter " if a.in_process else "", python)
     module = NEEDS_MODULE.get(impl)
     if module:
         probe = subprocess.run([python, "-c", "import " + module], capture_output=True, text=True)

@@ -87,9 +87,10 @@ ADAPTERS = {
                          ("decode F16 7c01 fc01 7e00", "7fc02000 ffc02000 7fc00000")]),
     # FBGEMM's CPU operators (fbgemm_adapter.py). FloatToBfloat16Quantized is (bits + 0x8000) >>
     # 16: a tie goes up in magnitude (0x3f808000 -> 0x3f81, 0xbf808000 -> 0xbf81; the recipe's even
-    # neighbours 0x3f80, 0xbf80; 0x3f818000 agrees), and a NaN's payload carries: 0x7f800001 ->
-    # 0x7f80 (infinity), 0x7fff8000 -> 0x8000 (-0), 0xffff8000 wraps to 0x0000 (+0), a NaN whose
-    # low half is below 0x8000 keeps its top bits (0x7fc00000 -> 0x7fc0). FloatToHFP8Quantized(x,
+    # neighbours 0x3f80, 0xbf80; 0x3f818000 agrees), and a NaN gets no case of its own: a payload
+    # below bit 15 is cut off (0x7f800001 -> 0x7f80, infinity), a low half of 0x8000 or more carries
+    # (0x7fff8000 -> 0x8000, -0; 0xffff8000 wraps to 0x0000, +0), and a NaN whose low half is below
+    # 0x8000 keeps its top bits (0x7fc00000 -> 0x7fc0). FloatToHFP8Quantized(x,
     # 4, 7, 448) clamps |x| with glibc's fminf, which returns 448 for a quiet NaN (-> 0x7e / 0xfe
     # by its sign; recipe 0x7f / 0xff) but a quieted NaN for a signalling one. That NaN fails the
     # `>= 2^-6` test and takes the subnormal path: 2^14 + NaN is the NaN (quiet bit set, payload
