@@ -2,7 +2,10 @@
 // cpu target) and of the sweep's integer reference, word by word (strided sweeps) and by range
 // (convert_range, what an exhaustive sweep uses: 16384 consecutive words a batch, the batches
 // spread over the whole domain), next to two ceilings measured in the same run over the same
-// buffers: memcpy of the input words and a plain loop that touches each input.
+// buffers: memcpy of the input words and a plain loop that touches each input. Then the judging of a
+// target's results as a sweep does it, over batches that stay in the cache: the expectation made a
+// block at a time and compared (convert_range + memcmp), against convert_range_matches, which reads
+// the results once and writes nothing.
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -16,11 +19,12 @@ namespace {
 
 constexpr size_t kN = size_t(1) << 24;  // inputs per timed pass (64 MiB of words)
 constexpr size_t kBatch = 1 << 14;      // consecutive words per convert_range call, as the sweeps
+constexpr int kReps = 5;                // timed passes; the best is kept
 
 template <class F>
 double best_seconds(F&& f) {
   double best = 1e9;
-  for (int rep = 0; rep < 5; ++rep) {
+  for (int rep = 0; rep < kReps; ++rep) {
     auto t0 = std::chrono::steady_clock::now();
     f();
     double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -44,7 +48,7 @@ int main() {
     for (size_t i = 0; i < kN; ++i) acc += in[i] ^ uint32_t(i);
     sink = acc;
   });
-  std::printf("inputs per pass: %zu (one core; best of 5)\n", kN);
+  std::printf("inputs per pass: %zu (one core; best of %d)\n", kN, kReps);
   std::printf("%-30s %14s %14s %14s %10s %10s %10s\n", "sweep", "codec in/s", "ref word in/s", "ref range in/s",
               "codec/mem", "word/mem", "range/mem");
   std::printf("%-30s %14.3g %14s\n", "ceiling: memcpy", kN / memcpy_s, "-");
@@ -82,6 +86,43 @@ int main() {
     });
     std::printf("%-30s %14.3g %14.3g %14.3g %10.2f %10.2f %10.2f\n", r.name, kN / c, kN / f, kN / g, memcpy_s / c,
                 memcpy_s / f, memcpy_s / g);
+  }
+
+  // A sweep's batch: 65536 results of a lattice at stride 5, judged 4096 at a time; 4 batches
+  // across the domain (1 MiB of results, one core's L2 here), each judged kRounds times a pass.
+  constexpr size_t kJudgeBatch = 1 << 16, kJudgeBlock = 1 << 12, kBatches = 4, kRounds = 64;
+  constexpr uint64_t kStride = 5;
+  const size_t judged = kJudgeBatch * kBatches * kRounds;
+  std::printf("\njudging %zu results a pass as a sweep does (batches of %zu at stride %llu, in cache)\n", judged,
+              kJudgeBatch, static_cast<unsigned long long>(kStride));
+  std::printf("%-30s %16s %14s %10s\n", "recipe", "expect+cmp in/s", "matches in/s", "ratio");
+  for (const R& r : recipes) {
+    std::vector<uint32_t> firsts, results(kJudgeBatch * kBatches), want(kJudgeBlock);
+    for (size_t b = 0; b < kBatches; ++b) {
+      firsts.push_back(uint32_t(b * (0xffffffffull / kStride / kBatches) * kStride));
+      nc::fastref::convert_range(r.ref, firsts[b], kJudgeBatch, results.data() + b * kJudgeBatch, kStride);
+    }
+    size_t agree_expect = 0, agree_matches = 0;
+    double e = best_seconds([&] {
+      for (size_t round = 0; round < kRounds; ++round)
+        for (size_t b = 0; b < kBatches; ++b)
+          for (size_t at = 0; at < kJudgeBatch; at += kJudgeBlock) {
+            nc::fastref::convert_range(r.ref, uint32_t(firsts[b] + at * kStride), kJudgeBlock, want.data(), kStride);
+            agree_expect += std::memcmp(want.data(), results.data() + b * kJudgeBatch + at, kJudgeBlock * 4) == 0;
+          }
+    });
+    double m = best_seconds([&] {
+      for (size_t round = 0; round < kRounds; ++round)
+        for (size_t b = 0; b < kBatches; ++b)
+          for (size_t at = 0; at < kJudgeBatch; at += kJudgeBlock)
+            agree_matches += nc::fastref::convert_range_matches(r.ref, uint32_t(firsts[b] + at * kStride), kJudgeBlock,
+                                                                results.data() + b * kJudgeBatch + at, kStride);
+    });
+    if (agree_expect != agree_matches || agree_expect != kReps * judged / kJudgeBlock) {
+      std::fprintf(stderr, "sweep_bench: %s: a block of the expectation's own results was refused\n", r.name);
+      return 1;
+    }
+    std::printf("%-30s %16.3g %14.3g %10.2f\n", r.name, judged / e, judged / m, e / m);
   }
   return 0;
 }

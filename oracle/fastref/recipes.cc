@@ -91,30 +91,27 @@ void convert_batch(Recipe r, const uint32_t* src, size_t n, uint32_t* out) {
 }
 
 namespace {
-// Fills out[0..hi-lo] with f(word(k)) for k in [lo, hi], word(k) = base + k * stride, given the
-// results at lo and hi, for f monotone on the words between.
-template <Recipe R>
-void fill_monotone(uint64_t base, uint64_t stride, uint64_t lo, uint64_t hi, uint32_t f_lo, uint32_t f_hi,
-                   uint32_t* out) {
+// Calls emit(k, count, value) for the results of word(k) = base + k * stride, k in [lo, hi), in
+// runs of one value, in order, given f_lo = f(word(lo)) and f_hi = f(word(hi)) for f monotone on
+// the words from word(lo) to word(hi): where the ends agree, so does everything between. Stops at
+// the first emit that returns false, and returns false then.
+template <Recipe R, class Emit>
+bool monotone_runs(uint64_t base, uint64_t stride, uint64_t lo, uint64_t hi, uint32_t f_lo, uint32_t f_hi, Emit& emit) {
   while (f_lo != f_hi && hi - lo > 1) {
     const uint64_t mid = lo + (hi - lo) / 2;
     const uint32_t f_mid = convert_one<R>(uint32_t(base + mid * stride));
-    fill_monotone<R>(base, stride, lo, mid, f_lo, f_mid, out);
-    out += mid - lo;
+    if (!monotone_runs<R>(base, stride, lo, mid, f_lo, f_mid, emit)) return false;
     lo = mid;
     f_lo = f_mid;
   }
-  if (f_lo == f_hi) {
-    for (uint64_t k = 0; k <= hi - lo; ++k) out[k] = f_lo;
-  } else {  // two neighbours
-    out[0] = f_lo;
-    out[1] = f_hi;
-  }
+  return lo == hi || emit(lo, f_lo == f_hi ? hi - lo : 1, f_lo);
 }
 
-template <Recipe R>
-void convert_range_of(uint32_t first, size_t n, uint64_t stride, uint32_t* out) {
-  uint64_t k = 0;  // out[k] is the result of word first + k * stride
+// emit(k, count, value) for out[k .. k + count) of the lattice first + k * stride, k < n, in
+// order (convert_range's results); false where an emit stopped it.
+template <Recipe R, class Emit>
+bool lattice_runs(uint32_t first, size_t n, uint64_t stride, Emit&& emit) {
+  uint64_t k = 0;
   while (k < n) {
     const uint64_t w = first + k * stride;
     // The monotone stretch holding w: finite words of one sign, [0, 7f7fffff] or [80000000, ff7fffff];
@@ -124,18 +121,54 @@ void convert_range_of(uint32_t first, size_t n, uint64_t stride, uint32_t* out) 
     const uint64_t stop = sign_base + (finite ? 0x7f800000u : 0x80000000u);
     const uint64_t end = std::min<uint64_t>(n, k + (stop - w + stride - 1) / stride);
     if (!finite) {  // infinity or NaN: one by one to the end of this half
-      for (; k < end; ++k) out[k] = convert_one<R>(uint32_t(first + k * stride));
+      for (; k < end; ++k)
+        if (!emit(k, 1, convert_one<R>(uint32_t(first + k * stride)))) return false;
       continue;
     }
-    fill_monotone<R>(first, stride, k, end - 1, convert_one<R>(uint32_t(w)),
-                     convert_one<R>(uint32_t(first + (end - 1) * stride)), out + k);
+    const uint32_t f_last = convert_one<R>(uint32_t(first + (end - 1) * stride));
+    if (!monotone_runs<R>(first, stride, k, end - 1, convert_one<R>(uint32_t(w)), f_last, emit) ||
+        !emit(end - 1, 1, f_last))
+      return false;
     k = end;
   }
+  return true;
+}
+
+// Whether the n words from a all equal v: no early exit inside a run (runs are short where they
+// are many). The differences are gathered in kLanes accumulators, so the vectorised loop is not
+// one chain of ORs each waiting for the one before (that ran at half the speed of the loads).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx512f", "avx2", "default")))
+#endif
+bool all_equal(const uint32_t* a, size_t n, uint32_t v) {
+  constexpr size_t kLanes = 32;
+  uint32_t differ[kLanes] = {};
+  size_t k = 0;
+  for (; k + kLanes <= n; k += kLanes)
+    for (size_t j = 0; j < kLanes; ++j) differ[j] |= a[k + j] ^ v;
+  for (; k < n; ++k) differ[0] |= a[k] ^ v;
+  uint32_t any = 0;
+  for (uint32_t d : differ) any |= d;
+  return any == 0;
 }
 }  // namespace
 
 void convert_range(Recipe r, uint32_t first, size_t n, uint32_t* out, uint64_t stride) {
-  with_recipe(r, [&]<Recipe R>() { convert_range_of<R>(first, n, stride, out); });
+  with_recipe(r, [&]<Recipe R>() {
+    lattice_runs<R>(first, n, stride, [out](uint64_t k, uint64_t count, uint32_t v) {
+      std::fill_n(out + k, count, v);
+      return true;
+    });
+  });
+}
+
+bool convert_range_matches(Recipe r, uint32_t first, size_t n, const uint32_t* actual, uint64_t stride) {
+  bool matches = false;
+  with_recipe(r, [&]<Recipe R>() {
+    matches = lattice_runs<R>(
+        first, n, stride, [actual](uint64_t k, uint64_t count, uint32_t v) { return all_equal(actual + k, count, v); });
+  });
+  return matches;
 }
 
 uint32_t f16_to_binary32(uint32_t w) { return to_binary32(w & 0xffffu, kBinary16); }

@@ -23,6 +23,10 @@ void convert_batch(Recipe r, const uint32_t* src, size_t n, uint32_t* out);
 // what lets the sweeps cover 2^32 inputs (or 1 in a stride of them) at the speed of the target,
 // not of the reference.
 void convert_range(Recipe r, uint32_t first, size_t n, uint32_t* out, uint64_t stride = 1);
+// Whether actual[k] == convert(r, first + k * stride) for every k < n, found from the same runs of
+// equal results without writing them: a sweep compares a target's results against the
+// expectation at the cost of reading them once.
+bool convert_range_matches(Recipe r, uint32_t first, size_t n, const uint32_t* actual, uint64_t stride = 1);
 
 // Exact decodes to binary32 bits of the small word types used as scales and codes.
 uint32_t f16_to_binary32(uint32_t w);     // NaN payload kept (shifted into the top bits)

@@ -146,6 +146,24 @@ uint64_t range_disagreements(R r, uint32_t first, size_t n, uint64_t stride = 1)
   for (size_t k = 0; k < n; ++k) bad += by_range[k] != convert(r, uint32_t(first + k * stride));
   return bad;
 }
+
+// Whether convert_range_matches judges the lattice first, first + stride, ... as it must: it accepts
+// the word-by-word results, and refuses them with any one word changed, a different bit at each
+// position (every position of a short range; of a long one, the last and one in 61). A run it
+// skipped, or one it compared against its neighbour's value, would let a changed word pass.
+// Returns the number of wrong judgements.
+uint64_t matches_misjudged(R r, uint32_t first, size_t n, uint64_t stride = 1) {
+  std::vector<uint32_t> actual(n);
+  for (size_t k = 0; k < n; ++k) actual[k] = convert(r, uint32_t(first + k * stride));
+  uint64_t wrong = !nc::fastref::convert_range_matches(r, first, n, actual.data(), stride);
+  for (size_t k = 0; k < n; ++k) {
+    if (n > 4096 && k % 61 != 0 && k + 1 != n) continue;
+    actual[k] ^= 1u << (k % 32);
+    wrong += nc::fastref::convert_range_matches(r, first, n, actual.data(), stride);
+    actual[k] ^= 1u << (k % 32);
+  }
+  return wrong;
+}
 }  // namespace
 
 // convert_range is a second way to compute the same function (bisection over monotone stretches):
@@ -204,6 +222,29 @@ TEST_CASE("convert_range with a stride equals word-by-word conversion", "[fastre
         const uint64_t n = std::min<uint64_t>(1 << 20, (0xffffffffull - first) / stride + 1);
         CHECK(range_disagreements(r, uint32_t(first), size_t(n), stride) == 0);
       }
+    }
+  }
+}
+
+// convert_range_matches walks the same runs without writing them: where the stretches and runs
+// turn (finite ends, NaN payloads, the sign, the destination's steps), on and off a stride.
+TEST_CASE("convert_range_matches accepts the results and refuses any one word changed", "[fastref]") {
+  const uint32_t anchors[] = {0x00000000u, 0x007fffffu, 0x33000000u, 0x3f800000u, 0x43e80000u,
+                              0x477ff000u, 0x7f7fffffu, 0x7f800000u, 0x7fc00000u, 0x80000000u,
+                              0xbf800000u, 0xff7fffffu, 0xff800000u, 0xffffff00u};
+  for (R r : kAllRecipes) {
+    INFO("recipe " << int(r));
+    for (uint64_t stride : {uint64_t(1), uint64_t(3), uint64_t(4099)}) {
+      INFO("stride " << stride);
+      for (uint32_t a : anchors) {
+        INFO("anchor " << a);
+        const uint64_t first = a > 300 * stride ? a - 300 * stride : a % stride;
+        CHECK(matches_misjudged(r, uint32_t(first),
+                                size_t(std::min<uint64_t>(600, (0xffffffffull - first) / stride + 1)), stride) == 0);
+      }
+      // A batch of the sweeps' length centred on 1.0: at stride 4099 it spans 16 binades each way,
+      // through thousands of results, F16's overflow and E4M3FN's and E2M1's saturation.
+      CHECK(matches_misjudged(r, 0x3f800000u - 32768 * uint32_t(stride), 65536, stride) == 0);
     }
   }
 }
