@@ -143,6 +143,23 @@ def test_a_result_is_read_in_any_integer_width_and_layout():
         assert sweep["mismatches"] == 0 and sweep["covered"] == 65536, (name, sweep["classes"])
 
 
+def test_a_target_that_writes_into_its_inputs_is_judged_on_the_words_it_was_given():
+    """The runner hands over its own buffer, read-only to NumPy; a torch tensor over it is writable
+    all the same, and an in-place op writes into it (here ctypes does). The sweep judges each result
+    against the input its index names, never the buffer read back, so right answers pass."""
+    import ctypes
+
+    class Scribbling(RoundNearestEven):
+        def convert(self, recipe, words):
+            result = super().convert(recipe, words)
+            ctypes.memset(words.ctypes.data, 0, words.nbytes)
+            return result
+
+    sweep = ninfer_conform.sweep(Scribbling(), "convert.F32_TO_BF16_RNE", jobs=2, stride=4099, no_geometry=True)[0]
+    assert sweep["covered"] == (1 << 32) // 4099 + 1
+    assert sweep["mismatches"] == 0, sweep["classes"]
+
+
 def test_sweep_runs_on_the_runner_threads():
     t = RoundNearestEven()
     reports = ninfer_conform.sweep(t, "convert.F32_TO_BF16_RNE", jobs=2, stride=4099, no_geometry=True)

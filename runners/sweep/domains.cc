@@ -41,6 +41,21 @@ void fill_lattice(uint32_t* __restrict in, size_t n, uint32_t first, uint32_t st
 
 bool is_nan32(uint32_t w) { return (w & 0x7fffffffu) > 0x7f800000u; }
 
+// The buffers of a word domain's batch: inputs, results, and a block's expectation and input words.
+struct WordBuffers {
+  std::vector<uint32_t> in = std::vector<uint32_t>(kBatch), out = std::vector<uint32_t>(kBatch),
+                        want = std::vector<uint32_t>(kJudgeBlock), words = std::vector<uint32_t>(kJudgeBlock);
+};
+
+// The calling thread's, kept from chunk to chunk: fresh ones each chunk cost an in-process sweep
+// 1.9 µs a batch in page faults and zeroing. Reached through a call that is not inlined: in a
+// shared library GCC looks a thread_local's address up again (__tls_get_addr) after each opaque
+// call in a loop, which made the sweep of a wrong target a fifth slower.
+[[gnu::noinline]] WordBuffers& thread_word_buffers() {
+  thread_local WordBuffers buffers;
+  return buffers;
+}
+
 // How a wrong binary32-producing result relates to the right one, for counting by class.
 const char* result_kind(uint32_t expected, uint32_t actual, int width) {
   const uint32_t sign = 1u << (width - 1), mag = sign - 1;
@@ -70,7 +85,7 @@ struct WordDomain : Domain {
   int in_digits, out_digits, out_width;
   std::function<int(const nc_plugin_v1&, const uint32_t*, size_t, uint32_t*)> call;
   std::function<void(const uint32_t*, size_t, uint64_t, uint32_t*)> reference;
-  // Whether actual[k] is the expected result of in[0] + k * stride for every k < n, judged without
+  // Whether actual[k] is the expected result of first + k * stride for every k < n, judged without
   // writing the expectation (set where the reference can: convert's runs of equal results); the
   // blocks it passes skip `reference` and its compare, which wrote and read a buffer a block.
   std::function<bool(uint32_t, size_t, uint64_t, const uint32_t*)> matches;
@@ -109,9 +124,8 @@ struct WordDomain : Domain {
 
   void run(const nc_plugin_v1& t, uint64_t begin, uint64_t end, uint64_t stride, size_t keep,
            Tally& tally) const override {
-    // Kept per thread: a chunk's fresh buffers cost page faults, zeroing and, when they were
-    // unmapped, TLB shootdowns on the other cores (perf of an in-process PyTorch sweep).
-    thread_local std::vector<uint32_t> in(kBatch), out(kBatch), want(kJudgeBlock);
+    WordBuffers& buffers = thread_word_buffers();
+    std::vector<uint32_t>&in = buffers.in, &out = buffers.out, &want = buffers.want, &words = buffers.words;
     int failing = 0;  // failed batches in a row
     for (uint64_t i = begin; i < end;) {
       const uint64_t first = i;
@@ -157,17 +171,23 @@ struct WordDomain : Domain {
       // domain has none) the expectation is made in a buffer that stays in the L1 cache: a third
       // batch-long buffer, written and read again beside the batch's inputs and results, cost an
       // in-process PyTorch sweep more than the cast itself (perf).
+      // The words are judged as their indices give them, never read back from `in`: a target may
+      // write into the buffer it was handed (torch.from_numpy over the runner's read-only view is
+      // a writable tensor, and an in-place op reaches the runner's words), and its results answer
+      // the words it was given.
       for (size_t at = 0; at < n; at += kJudgeBlock) {
         const size_t m = std::min(kJudgeBlock, n - at);
-        if (matches && matches(in[at], m, stride, out.data() + at)) continue;
-        reference(in.data() + at, m, stride, want.data());
+        const uint32_t block_first = uint32_t(first + at * stride);
+        if (matches && matches(block_first, m, stride, out.data() + at)) continue;
+        fill_lattice(words.data(), m, block_first, uint32_t(stride));
+        reference(words.data(), m, stride, want.data());
         if (std::equal(want.begin(), want.begin() + ptrdiff_t(m), out.begin() + ptrdiff_t(at))) continue;
         for (size_t j = 0; j < m; ++j) {
           const size_t k = at + j;
           if (want[j] == out[k] || accept(want[j], out[k])) continue;
           const uint64_t index = first + k * stride;
           if ((index >> cell_shift) != cell_key) cell_key = index >> cell_shift, cell = &tally.cells[cell_key];
-          if (nan_any && nan_any(in[k], out[k])) {
+          if (nan_any && nan_any(words[j], out[k])) {
             ++((want[j] ^ out[k]) & sign ? under_nan_any : under_nan_payload);
             const unsigned d = runners::nan_departure(want[j], out[k], nan_layout);
             for (int b = 0; b < runners::kDepartureCount; ++b) departs[b] += d >> b & 1;
@@ -175,7 +195,7 @@ struct WordDomain : Domain {
             continue;
           }
           ++cell->mismatches;
-          std::string input_kind = kind_of_input(in[k]);
+          std::string input_kind = kind_of_input(words[j]);
           const char* kind = result_kind(want[j], out[k], out_width);
           if (kind != last_result_kind || input_kind != last_input_kind) {
             slot = tally.class_slot(input_kind + ":" + kind);
@@ -185,7 +205,7 @@ struct WordDomain : Domain {
           if (tally.class_counts[slot].second++ < keep)
             tally.first.push_back({index,
                                    tally.class_counts[slot].first,
-                                   {hex(in[k], in_digits)},
+                                   {hex(words[j], in_digits)},
                                    expect_token ? expect_token(want[j]) : hex(want[j], out_digits),
                                    hex(out[k], out_digits)});
         }

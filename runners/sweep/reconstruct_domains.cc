@@ -44,10 +44,13 @@ struct ReconstructDomain : Domain {
            Tally& tally) const override {
     std::vector<uint32_t> code(kBatch), scale(kBatch), divisor(kBatch), out(kBatch);
     std::vector<uint64_t> index(kBatch);
+    // The elements as judged: the target is handed copies, since it may write into what it is
+    // handed (a torch tensor over the runner's read-only NumPy view is writable).
+    std::vector<Element> elements(kBatch);
     for (uint64_t i = begin; i < end;) {
       size_t n = 0;
       for (; n < kBatch && i < end; i += stride) {
-        Element e;
+        Element& e = elements[n];
         if (!element(i, e)) {
           ++tally.invalid;
           continue;
@@ -69,9 +72,10 @@ struct ReconstructDomain : Domain {
       }
       tally.covered += n;
       for (size_t k = 0; k < n; ++k) {
-        Cell& cell = tally.cells[cell_of({code[k], scale[k], divisor[k]})];
+        const Element& e = elements[k];
+        Cell& cell = tally.cells[cell_of(e)];
         ++cell.judged;
-        uint32_t want = reference({code[k], scale[k], divisor[k]});
+        uint32_t want = reference(e);
         if (want == out[k]) continue;
         ++cell.mismatches;
         bool flushed = (want & 0x7fffffffu) != 0 && (out[k] & 0x7fffffffu) == 0;
@@ -81,8 +85,8 @@ struct ReconstructDomain : Domain {
                                          (flushed ? "flushed" : "wrong-value");
         tally.count({index[k],
                      cls,
-                     {hex_word(code[k], code_digits), hex_word(scale[k], scale_digits),
-                      has_divisor ? hex_word(divisor[k], 8) : "-"},
+                     {hex_word(e.code, code_digits), hex_word(e.scale, scale_digits),
+                      has_divisor ? hex_word(e.divisor, 8) : "-"},
                      hex_word(want, 8),
                      hex_word(out[k], 8)},
                     keep);

@@ -174,10 +174,14 @@ struct TensorDomain : Domain {
       const oracle::Tensor& x = p.tensor;
       int32_t rule = -1;
       int64_t where = -1;
-      int rc = t.validate_tensor ? t.validate_tensor(nc_format(int(format)), x.shape.size(), x.shape.data(),
-                                                     x.codes.data(), x.codes.size(), x.scales.data(), x.scales.size(),
-                                                     x.divisor ? &*x.divisor : nullptr, &rule, &where)
-                                 : NC_EUNSUPPORTED;
+      // The target is handed a copy: it may write into what it is handed (a torch tensor over the
+      // runner's read-only NumPy view is writable), and x is what is judged and reported.
+      const oracle::Tensor sent = x;
+      int rc = t.validate_tensor
+                   ? t.validate_tensor(nc_format(int(format)), sent.shape.size(), sent.shape.data(), sent.codes.data(),
+                                       sent.codes.size(), sent.scales.data(), sent.scales.size(),
+                                       sent.divisor ? &*sent.divisor : nullptr, &rule, &where)
+                   : NC_EUNSUPPORTED;
       if (rc == NC_EUNSUPPORTED) {
         ++tally.unsupported;
         continue;

@@ -1,11 +1,14 @@
 // The per-cell tally the certificate pictures draw (sweep::Report::grid, Tally::cells): planted
 // bugs whose cells are derived here from their definition, the run-length text, and the report's
-// round trip and refusals.
+// round trip and refusals. Also: a target that writes into the inputs it is handed.
 #include <catch2/catch.hpp>
+
+#include <algorithm>
 
 #include <nlohmann/json.hpp>
 
 #include "codec/codec_plugin.h"
+#include "runners/sweep/families.h"
 #include "runners/sweep/sweep.h"
 
 using Catch::Matchers::Contains;
@@ -26,6 +29,32 @@ int one_wrong_decode(nc_word_type wt, const uint32_t* words, size_t n, uint32_t*
   int rc = nc_codec_plugin_table()->decode(wt, words, n, out, valid);
   for (size_t k = 0; k < n; ++k)
     if (wt == NC_WT_F16 && words[k] == 0x3c01) out[k] = 0x3f800000u;
+  return rc;
+}
+
+// Targets that answer, then write zeros over the inputs they were handed (as an in-place torch op
+// on a tensor over the runner's read-only NumPy view does): right answers, and truncating ones.
+void scribble(const uint32_t* words, size_t n) { std::fill_n(const_cast<uint32_t*>(words), n, 0u); }
+int scribbling_convert(nc_recipe recipe, const uint32_t* src, size_t n, uint32_t* out) {
+  const int rc = nc_codec_plugin_table()->convert(recipe, src, n, out);
+  scribble(src, n);
+  return rc;
+}
+int scribbling_truncating_convert(nc_recipe recipe, const uint32_t* src, size_t n, uint32_t* out) {
+  const int rc = truncating_convert(recipe, src, n, out);
+  scribble(src, n);
+  return rc;
+}
+int scribbling_decode(nc_word_type wt, const uint32_t* words, size_t n, uint32_t* out, uint8_t* valid) {
+  const int rc = nc_codec_plugin_table()->decode(wt, words, n, out, valid);
+  scribble(words, n);
+  return rc;
+}
+int scribbling_reconstruct(nc_format fmt, const uint32_t* code, const uint32_t* scale, const uint32_t* divisor,
+                           size_t n, uint32_t* out) {
+  const int rc = nc_codec_plugin_table()->reconstruct(fmt, code, scale, divisor, n, out);
+  scribble(code, n);
+  scribble(scale, n);
   return rc;
 }
 
@@ -93,6 +122,35 @@ TEST_CASE("a truncating BF16 conversion: each cell counts the inputs round-to-ne
   CHECK(judged == r.tally.covered);
   CHECK(mismatches == r.tally.mismatches());
   CHECK(r.tally.cells.size() == 8192);
+}
+
+// The sweep judges each result against the input its index names, never the buffer read back: a
+// target that writes into its inputs after answering right passes, and a wrong one is reported
+// with the inputs it was given, as it is without the writing.
+TEST_CASE("a target that writes into its inputs is judged on the words it was given", "[cells]") {
+  const Report right = sweep_of("convert.F32_TO_BF16_RNE", with(scribbling_convert, nullptr), 4099);
+  CHECK(right.tally.covered == (uint64_t(1) << 32) / 4099 + 1);
+  CHECK(right.tally.mismatches() == 0);
+  const Report wrong = sweep_of("convert.F32_TO_BF16_RNE", with(scribbling_truncating_convert, nullptr), 4099);
+  const Report plain = sweep_of("convert.F32_TO_BF16_RNE", with(truncating_convert, nullptr), 4099);
+  REQUIRE(plain.tally.mismatches() > 0);
+  CHECK(wrong.tally.mismatches() == plain.tally.mismatches());
+  REQUIRE(wrong.tally.first.size() == plain.tally.first.size());
+  for (size_t k = 0; k < plain.tally.first.size(); ++k) {
+    CHECK(wrong.tally.first[k].index == plain.tally.first[k].index);
+    CHECK(wrong.tally.first[k].input ==
+          std::vector<std::string>{nc::sweep::hex_word(uint32_t(plain.tally.first[k].index), 8)});
+    CHECK(wrong.tally.first[k].input == plain.tally.first[k].input);
+    CHECK(wrong.tally.first[k].actual == plain.tally.first[k].actual);
+  }
+  const Report decoded = sweep_of("decode.F16", with(nullptr, scribbling_decode), 1);
+  CHECK(decoded.tally.covered == 65536);
+  CHECK(decoded.tally.mismatches() == 0);
+  nc_plugin_v1 t = *nc_codec_plugin_table();
+  t.reconstruct = scribbling_reconstruct;
+  const Report rebuilt = sweep_of("reconstruct.Q4G64_F16S", t, 3);
+  CHECK(rebuilt.tally.covered > 0);
+  CHECK(rebuilt.tally.mismatches() == 0);
 }
 
 TEST_CASE("a word decode: one cell a word, the wrong word's cell alone", "[cells]") {
