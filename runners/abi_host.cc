@@ -93,6 +93,16 @@ int poisoned_call(Call call, std::vector<uint32_t>& out, Wanted wanted, size_t* 
   return st;
 }
 
+// The words [from, to) of a request, copied for one call: an entry point may write into what it is
+// handed (a Python target's NumPy views are read-only, but a torch tensor over one is writable),
+// and the poison check's second call and the halving retries must hand over the request's words,
+// not what an earlier call left.
+template <typename T>
+T* handed(const std::vector<T>& words, size_t from, size_t to, std::vector<T>* copy) {
+  copy->assign(words.begin() + ptrdiff_t(from), words.begin() + ptrdiff_t(to));
+  return copy->data();
+}
+
 // The ABI has no per-element validity for reconstruct and layout: a batch holding one element
 // without an answer fails whole (NC_EINVALID). Such a batch is retried in halves, down to single
 // elements, so the few refused elements of a large batch cost a few calls each. call(from, to)
@@ -205,9 +215,10 @@ void decode(const nc_plugin_v1& p, std::string_view request, std::string* line) 
   std::vector<uint32_t> out(in.size());
   std::vector<uint8_t> valid(in.size());
   size_t unwritten = 0;
+  std::vector<uint32_t> sent;
   auto call = [&](uint32_t* dst) {
     std::fill(valid.begin(), valid.end(), kPoisonValid);
-    return p.decode(*wt, in.data(), in.size(), dst, valid.data());
+    return p.decode(*wt, handed(in, 0, in.size(), &sent), in.size(), dst, valid.data());
   };
   if (!status_ok(poisoned_call(
                      call, out, [&](size_t i) { return valid[i] != 0; }, &unwritten),
@@ -299,11 +310,12 @@ void reconstruct(const nc_plugin_v1& p, std::string_view request, std::string* l
   std::vector<uint32_t> out(code.size());
   std::vector<uint8_t> refused;
   size_t unwritten = 0;
+  std::vector<uint32_t> sent_code, sent_scale, sent_div;
   auto whole = [&](uint32_t* dst) {
     return call_in_halves(
         [&](size_t from, size_t to) {
-          return p.reconstruct(*fmt, code.data() + from, scale.data() + from, has_div ? div.data() + from : nullptr,
-                               to - from, dst + from);
+          return p.reconstruct(*fmt, handed(code, from, to, &sent_code), handed(scale, from, to, &sent_scale),
+                               has_div ? handed(div, from, to, &sent_div) : nullptr, to - from, dst + from);
         },
         code.size(), &refused);
   };
@@ -329,7 +341,8 @@ void convert(const nc_plugin_v1& p, std::string_view request, std::string* line)
   if (!r) return error(line, "malformed convert request");
   std::vector<uint32_t> out(in.size());
   size_t unwritten = 0;
-  auto call = [&](uint32_t* dst) { return p.convert(*r, in.data(), in.size(), dst); };
+  std::vector<uint32_t> sent;
+  auto call = [&](uint32_t* dst) { return p.convert(*r, handed(in, 0, in.size(), &sent), in.size(), dst); };
   if (!status_ok(poisoned_call(
                      call, out, [](size_t) { return true; }, &unwritten),
                  line) ||
@@ -441,9 +454,14 @@ void dequantize(const nc_plugin_v1& p, std::string_view request, std::string* li
   if (!tensor_of(t, &x)) return error(line, "malformed dequantize request");
   std::vector<uint32_t> out(x.codes.size());
   size_t unwritten = 0;
+  std::vector<uint64_t> sent_shape;
+  std::vector<uint32_t> sent_codes, sent_scales;
   auto call = [&](uint32_t* dst) {
-    return p.dequantize(x.fmt, x.shape.size(), x.shape.data(), x.codes.data(), x.codes.size(), x.scales.data(),
-                        x.scales.size(), x.has_divisor ? &x.divisor : nullptr, dst);
+    uint32_t divisor = x.divisor;
+    return p.dequantize(x.fmt, x.shape.size(), handed(x.shape, 0, x.shape.size(), &sent_shape),
+                        handed(x.codes, 0, x.codes.size(), &sent_codes), x.codes.size(),
+                        handed(x.scales, 0, x.scales.size(), &sent_scales), x.scales.size(),
+                        x.has_divisor ? &divisor : nullptr, dst);
   };
   if (!status_ok(poisoned_call(
                      call, out, [](size_t) { return true; }, &unwritten),
@@ -484,9 +502,11 @@ void layout(const nc_plugin_v1& p, std::string_view request, std::string* line) 
   // An element refused alone has no position (K not a multiple of 16, a coordinate outside the
   // scale matrix), judged against the record's !shape or !index (FORMAT.md "Layout refusals").
   std::vector<uint8_t> refused;
+  std::vector<uint64_t> sent_rows, sent_k, sent_row, sent_block;
   const int st = call_in_halves(
       [&](size_t from, size_t to) {
-        return fn(*fmt, *lay, rows.data() + from, k.data() + from, row.data() + from, block.data() + from, to - from,
+        return fn(*fmt, *lay, handed(rows, from, to, &sent_rows), handed(k, from, to, &sent_k),
+                  handed(row, from, to, &sent_row), handed(block, from, to, &sent_block), to - from,
                   offset.data() + from, plane.data() + from);
       },
       n, &refused);
