@@ -8,6 +8,7 @@
 #include "codec/codec_plugin.h"
 #include "runners/abi_host.h"
 #include "runners/target.h"
+#include "tests/runners/scribbling_table.h"
 
 namespace {
 // The answer on a fresh line, checked against the same request answered onto a line that holds an
@@ -221,36 +222,12 @@ TEST_CASE("abi_answer: an output an entry point left unwritten is a target error
   CHECK(unwritten(answer(t, "layout NVFP4 blockscale-k16-m128x4-v1 300x272:0:0")));
 }
 
-namespace {
-// The codec's entry points, which then write zeros over the inputs they were handed (as an in-place
-// torch op on a tensor over a Python target's read-only NumPy view does).
-template <typename T>
-void scribble(const T* words, size_t n) {
-  std::fill_n(const_cast<T*>(words), n, T(0));
-}
-int scribbling_reconstruct(nc_format fmt, const uint32_t* code, const uint32_t* scale, const uint32_t* divisor,
-                           size_t n, uint32_t* out) {
-  const int rc = nc_codec_plugin_table()->reconstruct(fmt, code, scale, divisor, n, out);
-  scribble(code, n);
-  scribble(scale, n);
-  return rc;
-}
-int scribbling_layout(nc_format fmt, nc_layout layout, const uint64_t* rows, const uint64_t* k, const uint64_t* row,
-                      const uint64_t* block, size_t n, uint64_t* offset, uint64_t* plane_bytes) {
-  const int rc = nc_codec_plugin_table()->layout_offsets(fmt, layout, rows, k, row, block, n, offset, plane_bytes);
-  for (const uint64_t* words : {rows, k, row, block}) scribble(words, n);
-  return rc;
-}
-}  // namespace
-
 // A batch with a refused element is asked again in halves: each call must be handed the request's
 // words, not what the call before left in the buffer (before: the retries of the reconstruct below
 // were asked about code 0 under scale 0 and answered 0 for 1.0).
 TEST_CASE("abi_answer: a table that writes into its inputs is asked about the request's words on every call",
           "[abi][hostile]") {
-  nc_plugin_v1 t = *nc_codec_plugin_table();
-  t.reconstruct = scribbling_reconstruct;
-  t.layout_offsets = scribbling_layout;
+  const nc_plugin_v1 t = nc::test::scribbling_codec_table();
   // As in "abi_answer translates each request kind" and the layout case above, worked from the spec.
   CHECK(answer(t, "reconstruct W8G32_F16S 80:3c00 01:3c00 80:3c00 80:3c00 ff:3c00 02:3c00 80:3c00") ==
         "ok invalid 3f800000 invalid invalid bf800000 40000000 invalid");

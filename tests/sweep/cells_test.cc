@@ -3,13 +3,12 @@
 // round trip and refusals. Also: a target that writes into the inputs it is handed.
 #include <catch2/catch.hpp>
 
-#include <algorithm>
-
 #include <nlohmann/json.hpp>
 
 #include "codec/codec_plugin.h"
 #include "runners/sweep/families.h"
 #include "runners/sweep/sweep.h"
+#include "tests/runners/scribbling_table.h"
 
 using Catch::Matchers::Contains;
 using nc::sweep::Cell;
@@ -32,29 +31,10 @@ int one_wrong_decode(nc_word_type wt, const uint32_t* words, size_t n, uint32_t*
   return rc;
 }
 
-// Targets that answer, then write zeros over the inputs they were handed (as an in-place torch op
-// on a tensor over the runner's read-only NumPy view does): right answers, and truncating ones.
-void scribble(const uint32_t* words, size_t n) { std::fill_n(const_cast<uint32_t*>(words), n, 0u); }
-int scribbling_convert(nc_recipe recipe, const uint32_t* src, size_t n, uint32_t* out) {
-  const int rc = nc_codec_plugin_table()->convert(recipe, src, n, out);
-  scribble(src, n);
-  return rc;
-}
+// A truncating target that then writes zeros over the inputs it was handed (tests/runners/scribbling_table.h).
 int scribbling_truncating_convert(nc_recipe recipe, const uint32_t* src, size_t n, uint32_t* out) {
   const int rc = truncating_convert(recipe, src, n, out);
-  scribble(src, n);
-  return rc;
-}
-int scribbling_decode(nc_word_type wt, const uint32_t* words, size_t n, uint32_t* out, uint8_t* valid) {
-  const int rc = nc_codec_plugin_table()->decode(wt, words, n, out, valid);
-  scribble(words, n);
-  return rc;
-}
-int scribbling_reconstruct(nc_format fmt, const uint32_t* code, const uint32_t* scale, const uint32_t* divisor,
-                           size_t n, uint32_t* out) {
-  const int rc = nc_codec_plugin_table()->reconstruct(fmt, code, scale, divisor, n, out);
-  scribble(code, n);
-  scribble(scale, n);
+  nc::test::scribble(src, n);
   return rc;
 }
 
@@ -128,7 +108,8 @@ TEST_CASE("a truncating BF16 conversion: each cell counts the inputs round-to-ne
 // target that writes into its inputs after answering right passes, and a wrong one is reported
 // with the inputs it was given, as it is without the writing.
 TEST_CASE("a target that writes into its inputs is judged on the words it was given", "[cells]") {
-  const Report right = sweep_of("convert.F32_TO_BF16_RNE", with(scribbling_convert, nullptr), 4099);
+  const nc_plugin_v1 scribbling = nc::test::scribbling_codec_table();
+  const Report right = sweep_of("convert.F32_TO_BF16_RNE", scribbling, 4099);
   CHECK(right.tally.covered == (uint64_t(1) << 32) / 4099 + 1);
   CHECK(right.tally.mismatches() == 0);
   const Report wrong = sweep_of("convert.F32_TO_BF16_RNE", with(scribbling_truncating_convert, nullptr), 4099);
@@ -143,12 +124,10 @@ TEST_CASE("a target that writes into its inputs is judged on the words it was gi
     CHECK(wrong.tally.first[k].input == plain.tally.first[k].input);
     CHECK(wrong.tally.first[k].actual == plain.tally.first[k].actual);
   }
-  const Report decoded = sweep_of("decode.F16", with(nullptr, scribbling_decode), 1);
+  const Report decoded = sweep_of("decode.F16", scribbling, 1);
   CHECK(decoded.tally.covered == 65536);
   CHECK(decoded.tally.mismatches() == 0);
-  nc_plugin_v1 t = *nc_codec_plugin_table();
-  t.reconstruct = scribbling_reconstruct;
-  const Report rebuilt = sweep_of("reconstruct.Q4G64_F16S", t, 3);
+  const Report rebuilt = sweep_of("reconstruct.Q4G64_F16S", scribbling, 3);
   CHECK(rebuilt.tally.covered > 0);
   CHECK(rebuilt.tally.mismatches() == 0);
 }
