@@ -48,23 +48,29 @@ class AbiTarget final : public Target {
   const nc_plugin_v1* table_;
 };
 
+struct Registered {
+  const nc_plugin_v1* table;
+  size_t sweep_batch;
+};
 std::mutex registered_mutex;
-std::map<std::string, const nc_plugin_v1*>& registered() {
-  static std::map<std::string, const nc_plugin_v1*> tables;
+std::map<std::string, Registered>& registered() {
+  static std::map<std::string, Registered> tables;
   return tables;
 }
 }  // namespace
 
-void register_table_target(const std::string& spec, const nc_plugin_v1* table) {
+void register_table_target(const std::string& spec, const nc_plugin_v1* table, size_t sweep_batch) {
   std::lock_guard lock(registered_mutex);
-  if (table) registered()[spec] = table;
+  if (table) registered()[spec] = {table, sweep_batch};
   else registered().erase(spec);
 }
 
-const nc_plugin_v1* registered_table_target(const std::string& spec) {
+const nc_plugin_v1* registered_table_target(const std::string& spec, size_t* sweep_batch) {
   std::lock_guard lock(registered_mutex);
   const auto it = registered().find(spec);
-  return it == registered().end() ? nullptr : it->second;
+  if (it == registered().end()) return nullptr;
+  if (sweep_batch) *sweep_batch = it->second.sweep_batch;
+  return it->second.table;
 }
 
 std::string shell_quote(const std::string& s) {

@@ -1,5 +1,6 @@
 """The speed of an in-process sweep (issue 31): one adapter's float32 conversion, 2 jobs, in one run:
-(1) the cast's own rate over the same inputs in the runner's batches of 65536 on 2 threads, (2)
+(1) the cast's own rate over the same inputs in the runner's batches (262144 words, as a sweep hands a
+Python target: python/core.cc kSweepBatch) on 2 threads, (2)
 `sweep convert.RECIPE` of the adapter in process (targets/thirdparty/ADAPTER_adapter.py's
 adapter()), (3) the same sweep through the pipe adapter.
 Usage: bench_adapter_sweep.py [ADAPTER[:ARG] [RECIPE [STRIDE [REPEAT]]]] (defaults ml_dtypes,
@@ -36,7 +37,7 @@ REPEAT = int(sys.argv[4]) if len(sys.argv) > 4 else 5
 sys.argv = [ADAPTER + "_adapter.py"] + ([ARG] if ARG else [])  # the adapter reads its argument on import
 TARGET = importlib.import_module(ADAPTER + "_adapter").adapter()
 
-JOBS, BATCH, DOMAIN = 2, 1 << 16, "convert." + RECIPE
+JOBS, BATCH, DOMAIN = 2, 1 << 18, "convert." + RECIPE
 inputs = -(-(1 << 32) // STRIDE)
 
 

@@ -106,6 +106,11 @@ struct GeometryResult {
   bool clean() const { return classes.empty() && target_error.empty(); }
 };
 
+// The batch a word domain's counts are made in: a failed call of a longer batch is asked again
+// this many inputs at a time, so a refused input costs the inputs of its unit whatever the batch
+// (a report does not depend on it), and the pipe protocol's requests are this long (PIPE.md).
+constexpr size_t kUnitBatch = size_t(1) << 16;
+
 class Domain {
  public:
   virtual ~Domain() = default;
@@ -113,8 +118,10 @@ class Domain {
   virtual uint64_t size() const = 0;
   // The "#op" this domain's mismatches replay as (vectors/FORMAT.md), e.g. "convert F32_TO_F16_RNE".
   virtual std::string op() const = 0;
-  // Runs indices begin, begin+stride, ... < end; appends to tally.
-  virtual void run(const nc_plugin_v1& target, uint64_t begin, uint64_t end, uint64_t stride, size_t keep,
+  // Runs indices begin, begin+stride, ... < end; appends to tally. batch: the most inputs one
+  // target call carries in a domain of one word an input (convert.*, decode.*), a multiple of
+  // kUnitBatch (Options::batch); the other domains call as their elements need.
+  virtual void run(const nc_plugin_v1& target, uint64_t begin, uint64_t end, uint64_t stride, size_t keep, size_t batch,
                    Tally& tally) const = 0;
   // Presents the domain's class sample in other batch geometries; false: this domain has none
   // (reconstruct.*, encode.*: their elements are not SIMD lanes of one word each).

@@ -15,9 +15,8 @@ namespace nc::sweep {
 
 namespace {
 
-constexpr size_t kBatch = 1 << 16;
 constexpr size_t kJudgeBlock = 1 << 12;  // inputs whose expectation is made at once (16 KiB)
-constexpr int kMaxFailingBatches = 16;
+constexpr int kMaxFailingBatches = 16;   // of kUnitBatch inputs
 
 std::string hex(uint32_t w, int digits) { return hex_word(w, digits); }
 
@@ -43,16 +42,17 @@ bool is_nan32(uint32_t w) { return (w & 0x7fffffffu) > 0x7f800000u; }
 
 // The buffers of a word domain's batch: inputs, results, and a block's expectation and input words.
 struct WordBuffers {
-  std::vector<uint32_t> in = std::vector<uint32_t>(kBatch), out = std::vector<uint32_t>(kBatch),
-                        want = std::vector<uint32_t>(kJudgeBlock), words = std::vector<uint32_t>(kJudgeBlock);
+  std::vector<uint32_t> in, out, want = std::vector<uint32_t>(kJudgeBlock), words = std::vector<uint32_t>(kJudgeBlock);
 };
 
-// The calling thread's, kept from chunk to chunk: fresh ones each chunk cost an in-process sweep
-// 1.9 µs a batch in page faults and zeroing. Reached through a call that is not inlined: in a
-// shared library GCC looks a thread_local's address up again (__tls_get_addr) after each opaque
-// call in a loop, which made the sweep of a wrong target a fifth slower.
-[[gnu::noinline]] WordBuffers& thread_word_buffers() {
+// The calling thread's, kept from chunk to chunk (grown to the longest batch asked for): fresh
+// ones each chunk cost an in-process sweep 1.9 µs a batch in page faults and zeroing. Reached
+// through a call that is not inlined: in a shared library GCC looks a thread_local's address up
+// again (__tls_get_addr) after each opaque call in a loop, which made the sweep of a wrong target a
+// fifth slower.
+[[gnu::noinline]] WordBuffers& thread_word_buffers(size_t batch) {
   thread_local WordBuffers buffers;
+  if (buffers.in.size() < batch) buffers.in.resize(batch), buffers.out.resize(batch);
   return buffers;
 }
 
@@ -122,99 +122,122 @@ struct WordDomain : Domain {
     }
   }
 
-  void run(const nc_plugin_v1& t, uint64_t begin, uint64_t end, uint64_t stride, size_t keep,
+  void run(const nc_plugin_v1& t, uint64_t begin, uint64_t end, uint64_t stride, size_t keep, size_t batch,
            Tally& tally) const override {
-    WordBuffers& buffers = thread_word_buffers();
-    std::vector<uint32_t>&in = buffers.in, &out = buffers.out, &want = buffers.want, &words = buffers.words;
-    int failing = 0;  // failed batches in a row
+    WordBuffers& buffers = thread_word_buffers(batch);
+    std::vector<uint32_t>&in = buffers.in, &out = buffers.out;
+    int failing = 0;  // failed units in a row
     for (uint64_t i = begin; i < end;) {
       const uint64_t first = i;
-      const size_t n = size_t(std::min<uint64_t>(kBatch, (end - i + stride - 1) / stride));
+      const size_t n = size_t(std::min<uint64_t>(batch, (end - i + stride - 1) / stride));
       fill_lattice(in.data(), n, uint32_t(first), uint32_t(stride));
       i += n * stride;
       int rc = call(t, in.data(), n, out.data());
-      if (rc == NC_EUNSUPPORTED) {  // the ABI declines a selector as a whole: skip the rest
-        tally.unsupported += n + (end - i + stride - 1) / stride;
-        return;
+      if (rc == NC_OK) {
+        failing = 0;
+        judge(first, n, stride, keep, out.data(), buffers, tally);
+        continue;
       }
-      if (rc != NC_OK) {
-        // A failed batch (a pipe adapter's `error` answer, or its death: the next batch restarts
-        // it) costs its own inputs, so one refused input does not hide the rest of the range;
-        // a target that keeps failing costs the range.
-        tally.errored += n;
+      // A failed call of more than a unit is made again a unit at a time: what a refused input
+      // costs, and where the report says the target failed, are the same for every batch.
+      for (size_t at = 0; at < n; at += kUnitBatch) {
+        const size_t m = std::min(kUnitBatch, n - at);
+        const uint64_t unit_first = first + at * stride;
+        if (n > kUnitBatch) {
+          fill_lattice(in.data(), m, uint32_t(unit_first), uint32_t(stride));
+          rc = call(t, in.data(), m, out.data());
+        }
+        if (rc == NC_EUNSUPPORTED) {  // the ABI declines a selector as a whole: skip the rest
+          tally.unsupported += (end - unit_first + stride - 1) / stride;
+          return;
+        }
+        if (rc == NC_OK) {
+          failing = 0;
+          judge(unit_first, m, stride, keep, out.data(), buffers, tally);
+          continue;
+        }
+        // A failed unit (a pipe adapter's `error` answer, or its death: the next call restarts it)
+        // costs its own inputs, so one refused input does not hide the rest of the range; a
+        // target that keeps failing costs the range.
+        tally.errored += m;
         if (tally.target_error.empty())
-          tally.target_error = "target returned status " + std::to_string(rc) + " at index " + std::to_string(first);
+          tally.target_error =
+              "target returned status " + std::to_string(rc) + " at index " + std::to_string(unit_first);
         if (++failing == kMaxFailingBatches) {
-          tally.target_error += "; the range was abandoned at index " + std::to_string(first) + " after " +
+          tally.target_error += "; the range was abandoned at index " + std::to_string(unit_first) + " after " +
                                 std::to_string(kMaxFailingBatches) + " failed batches in a row";
           return;
         }
-        continue;
       }
-      failing = 0;
-      tally.covered += n;
-      judge_cells(tally, first, n, stride);
-      // Passes under the latitude (nan-any), reported by the finer one that holds: nan-payload
-      // where the sign is the reference's (vectors/FORMAT.md), and how each departs.
-      uint64_t under_nan_any = 0, under_nan_payload = 0;
-      uint64_t departs[runners::kDepartureCount] = {};
-      const uint32_t sign = 1u << (out_width - 1);
-      // Billions of mismatches (a truncating conversion) cost a count each: the class of the last
-      // one and its cell are looked up again only when they change, and the strings of a kept
-      // mismatch are made only for the first `keep` of a class.
-      std::string last_input_kind;
-      const char* last_result_kind = nullptr;
-      size_t slot = 0;
-      uint64_t cell_key = UINT64_MAX;
-      Cell* cell = nullptr;
-      // A block at a time: first `matches`, which reads the results once; where it fails (or the
-      // domain has none) the expectation is made in a buffer that stays in the L1 cache: a third
-      // batch-long buffer, written and read again beside the batch's inputs and results, cost an
-      // in-process PyTorch sweep more than the cast itself (perf).
-      // The words are judged as their indices give them, never read back from `in`: a target may
-      // write into the buffer it was handed (torch.from_numpy over the runner's read-only view is
-      // a writable tensor, and an in-place op reaches the runner's words), and its results answer
-      // the words it was given.
-      for (size_t at = 0; at < n; at += kJudgeBlock) {
-        const size_t m = std::min(kJudgeBlock, n - at);
-        const uint32_t block_first = uint32_t(first + at * stride);
-        if (matches && matches(block_first, m, stride, out.data() + at)) continue;
-        fill_lattice(words.data(), m, block_first, uint32_t(stride));
-        reference(words.data(), m, stride, want.data());
-        if (std::equal(want.begin(), want.begin() + ptrdiff_t(m), out.begin() + ptrdiff_t(at))) continue;
-        for (size_t j = 0; j < m; ++j) {
-          const size_t k = at + j;
-          if (want[j] == out[k] || accept(want[j], out[k])) continue;
-          const uint64_t index = first + k * stride;
-          if ((index >> cell_shift) != cell_key) cell_key = index >> cell_shift, cell = &tally.cells[cell_key];
-          if (nan_any && nan_any(words[j], out[k])) {
-            ++((want[j] ^ out[k]) & sign ? under_nan_any : under_nan_payload);
-            const unsigned d = runners::nan_departure(want[j], out[k], nan_layout);
-            for (int b = 0; b < runners::kDepartureCount; ++b) departs[b] += d >> b & 1;
-            ++cell->accepted;
-            continue;
-          }
-          ++cell->mismatches;
-          std::string input_kind = kind_of_input(words[j]);
-          const char* kind = result_kind(want[j], out[k], out_width);
-          if (kind != last_result_kind || input_kind != last_input_kind) {
-            slot = tally.class_slot(input_kind + ":" + kind);
-            last_input_kind = std::move(input_kind);
-            last_result_kind = kind;
-          }
-          if (tally.class_counts[slot].second++ < keep)
-            tally.first.push_back({index,
-                                   tally.class_counts[slot].first,
-                                   {hex(words[j], in_digits)},
-                                   expect_token ? expect_token(want[j]) : hex(want[j], out_digits),
-                                   hex(out[k], out_digits)});
-        }
-      }
-      if (under_nan_any) tally.accept(std::string(latitude), under_nan_any);
-      if (under_nan_payload) tally.accept(std::string(kPolicyNanPayload), under_nan_payload);
-      for (int b = 0; b < runners::kDepartureCount; ++b)
-        if (departs[b]) tally.depart(runners::kDepartureNames[b], departs[b]);
     }
+  }
+
+  // Judges the results out[0..n) of the inputs first, first + stride, ...
+  void judge(uint64_t first, size_t n, uint64_t stride, size_t keep, const uint32_t* out, WordBuffers& buffers,
+             Tally& tally) const {
+    std::vector<uint32_t>&want = buffers.want, &words = buffers.words;
+    tally.covered += n;
+    judge_cells(tally, first, n, stride);
+    // Passes under the latitude (nan-any), reported by the finer one that holds: nan-payload
+    // where the sign is the reference's (vectors/FORMAT.md), and how each departs.
+    uint64_t under_nan_any = 0, under_nan_payload = 0;
+    uint64_t departs[runners::kDepartureCount] = {};
+    const uint32_t sign = 1u << (out_width - 1);
+    // Billions of mismatches (a truncating conversion) cost a count each: the class of the last
+    // one and its cell are looked up again only when they change, and the strings of a kept
+    // mismatch are made only for the first `keep` of a class.
+    std::string last_input_kind;
+    const char* last_result_kind = nullptr;
+    size_t slot = 0;
+    uint64_t cell_key = UINT64_MAX;
+    Cell* cell = nullptr;
+    // A block at a time: first `matches`, which reads the results once; where it fails (or the
+    // domain has none) the expectation is made in a buffer that stays in the L1 cache: a third
+    // batch-long buffer, written and read again beside the batch's inputs and results, cost an
+    // in-process PyTorch sweep more than the cast itself (perf).
+    // The words are judged as their indices give them, never read back from `in`: a target may
+    // write into the buffer it was handed (torch.from_numpy over the runner's read-only view is
+    // a writable tensor, and an in-place op reaches the runner's words), and its results answer
+    // the words it was given.
+    for (size_t at = 0; at < n; at += kJudgeBlock) {
+      const size_t m = std::min(kJudgeBlock, n - at);
+      const uint32_t block_first = uint32_t(first + at * stride);
+      if (matches && matches(block_first, m, stride, out + at)) continue;
+      fill_lattice(words.data(), m, block_first, uint32_t(stride));
+      reference(words.data(), m, stride, want.data());
+      if (std::equal(want.begin(), want.begin() + ptrdiff_t(m), out + at)) continue;
+      for (size_t j = 0; j < m; ++j) {
+        const size_t k = at + j;
+        if (want[j] == out[k] || accept(want[j], out[k])) continue;
+        const uint64_t index = first + k * stride;
+        if ((index >> cell_shift) != cell_key) cell_key = index >> cell_shift, cell = &tally.cells[cell_key];
+        if (nan_any && nan_any(words[j], out[k])) {
+          ++((want[j] ^ out[k]) & sign ? under_nan_any : under_nan_payload);
+          const unsigned d = runners::nan_departure(want[j], out[k], nan_layout);
+          for (int b = 0; b < runners::kDepartureCount; ++b) departs[b] += d >> b & 1;
+          ++cell->accepted;
+          continue;
+        }
+        ++cell->mismatches;
+        std::string input_kind = kind_of_input(words[j]);
+        const char* kind = result_kind(want[j], out[k], out_width);
+        if (kind != last_result_kind || input_kind != last_input_kind) {
+          slot = tally.class_slot(input_kind + ":" + kind);
+          last_input_kind = std::move(input_kind);
+          last_result_kind = kind;
+        }
+        if (tally.class_counts[slot].second++ < keep)
+          tally.first.push_back({index,
+                                 tally.class_counts[slot].first,
+                                 {hex(words[j], in_digits)},
+                                 expect_token ? expect_token(want[j]) : hex(want[j], out_digits),
+                                 hex(out[k], out_digits)});
+      }
+    }
+    if (under_nan_any) tally.accept(std::string(latitude), under_nan_any);
+    if (under_nan_payload) tally.accept(std::string(kPolicyNanPayload), under_nan_payload);
+    for (int b = 0; b < runners::kDepartureCount; ++b)
+      if (departs[b]) tally.depart(runners::kDepartureNames[b], departs[b]);
   }
 
   bool geometry(const nc_plugin_v1& t, GeometryResult* out) const override {

@@ -7,6 +7,7 @@
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <thread>
 #include <unistd.h>
 #include <vector>
@@ -35,6 +36,13 @@ std::pair<uint64_t, uint64_t> shard_range(uint64_t size, Shard s) {
 }
 
 Report run(const Domain& d, const nc_plugin_v1& target, const std::string& target_spec, const Options& opts) {
+  // Work is cut into chunks on the stride lattice; threads take chunks in order and each chunk's
+  // tally is merged in chunk order, so the result does not depend on the thread count.
+  const uint64_t chunk_inputs = uint64_t(1) << 22;
+  const size_t batch = opts.batch;
+  if (batch == 0 || batch % kUnitBatch != 0 || batch > chunk_inputs)
+    throw std::invalid_argument("a sweep batch of " + std::to_string(batch) + " inputs: it must be a multiple of " +
+                                std::to_string(kUnitBatch) + " up to " + std::to_string(chunk_inputs));
   Report r;
   r.domain = d.name();
   r.op = d.op();
@@ -51,9 +59,6 @@ Report run(const Domain& d, const nc_plugin_v1& target, const std::string& targe
   const auto begin = range.first, end = range.second;
   // First index on the global stride lattice at or after begin, so strided shards tile exactly.
   uint64_t first = (begin + opts.stride - 1) / opts.stride * opts.stride;
-  // Work is cut into chunks on the stride lattice; threads take chunks in order and each chunk's
-  // tally is merged in chunk order, so the result does not depend on the thread count.
-  const uint64_t chunk_inputs = uint64_t(1) << 22;
   const uint64_t chunk_span = chunk_inputs * opts.stride;
   uint64_t n_chunks = first >= end ? 0 : (end - first + chunk_span - 1) / chunk_span;
   std::vector<Tally> tallies(n_chunks);
@@ -63,7 +68,7 @@ Report run(const Domain& d, const nc_plugin_v1& target, const std::string& targe
   auto worker = [&] {
     for (uint64_t c; (c = next++) < n_chunks;) {
       uint64_t b = first + c * chunk_span, e = std::min(end, b + chunk_span);
-      d.run(target, b, e, opts.stride, opts.keep, tallies[c]);
+      d.run(target, b, e, opts.stride, opts.keep, batch, tallies[c]);
       uint64_t k = ++done;
       if (opts.progress) {
         // Inputs per second so far and the time the rest takes at that rate (chunks are equal

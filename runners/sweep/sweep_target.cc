@@ -115,8 +115,11 @@ bool sweep_target(const std::string& target_spec, const std::vector<std::string>
   const nc_plugin_v1* table = nullptr;
   DlHandle dl;
   bool isolate = false, pipe = false;
-  if (const nc_plugin_v1* registered = runners::registered_table_target(spec)) {
+  Options options = opts;
+  size_t batch = 0;
+  if (const nc_plugin_v1* registered = runners::registered_table_target(spec, &batch)) {
     table = registered;  // in process, as cpu (the Python module's targets)
+    if (batch) options.batch = batch;
   } else if (spec == "cpu") {
 #ifdef NC_HAVE_CODEC_PLUGIN
     table = nc_codec_plugin_table();
@@ -149,20 +152,20 @@ bool sweep_target(const std::string& target_spec, const std::vector<std::string>
 
   for (const std::string& name : domains) {
     auto d = make_domain(name);
-    Outcome o{name, std::nullopt, ""};
+    Outcome outcome{name, std::nullopt, ""};
     if (isolate) {
       std::string json, status, err;
-      auto work = [&] { return to_json(run(*d, *table, spec, opts)); };
+      auto work = [&] { return to_json(run(*d, *table, spec, options)); };
       Report r;
-      if (!run_isolated(work, &json, &status)) o.failure = status;
-      else if (!from_json(json, &r, &err)) o.failure = "the target's process returned no report: " + err;
-      else o.report = std::move(r);
+      if (!run_isolated(work, &json, &status)) outcome.failure = status;
+      else if (!from_json(json, &r, &err)) outcome.failure = "the target's process returned no report: " + err;
+      else outcome.report = std::move(r);
     } else {
-      o.report = run(*d, *table, spec, opts);
+      outcome.report = run(*d, *table, spec, options);
       std::string adapter_error = pipe ? take_pipe_table_error() : "";
-      if (!adapter_error.empty()) o.report->tally.target_error += ": " + adapter_error;
+      if (!adapter_error.empty()) outcome.report->tally.target_error += ": " + adapter_error;
     }
-    out->push_back(std::move(o));
+    out->push_back(std::move(outcome));
   }
   return true;
 }

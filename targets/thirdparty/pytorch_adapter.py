@@ -47,7 +47,7 @@ NAMES = {"contiguous": "pytorch", "strided": "pytorch-strided", "compile": "pyto
 # The mode is the first argument; anything else (a script importing this module) is contiguous.
 MODE = sys.argv[1] if len(sys.argv) > 1 and sys.argv[1] in NAMES else "contiguous"
 STRIDED, COMPILED = MODE == "strided", MODE == "compile"
-BLOCK = 1 << 16  # the compiled functions' one shape: the sweep's batch length (runners/PIPE.md)
+BLOCK = 1 << 16  # the compiled functions' one shape: the pipe's batch length (runners/PIPE.md)
 COMPILING = threading.Lock()  # in process, the sweep's threads share one compilation of each cast
 # In process the runner hands each batch over as a read-only view of its buffer (no copy). A tensor
 # over it is safe here, since Tensor.to only reads its source; torch warns (once) that it cannot
