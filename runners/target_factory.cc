@@ -50,7 +50,7 @@ class AbiTarget final : public Target {
 
 struct Registered {
   const nc_plugin_v1* table;
-  size_t sweep_batch;
+  TableCalls calls;
 };
 std::mutex registered_mutex;
 std::map<std::string, Registered>& registered() {
@@ -59,17 +59,17 @@ std::map<std::string, Registered>& registered() {
 }
 }  // namespace
 
-void register_table_target(const std::string& spec, const nc_plugin_v1* table, size_t sweep_batch) {
+void register_table_target(const std::string& spec, const nc_plugin_v1* table, const TableCalls& calls) {
   std::lock_guard lock(registered_mutex);
-  if (table) registered()[spec] = {table, sweep_batch};
+  if (table) registered()[spec] = {table, calls};
   else registered().erase(spec);
 }
 
-const nc_plugin_v1* registered_table_target(const std::string& spec, size_t* sweep_batch) {
+const nc_plugin_v1* registered_table_target(const std::string& spec, TableCalls* calls) {
   std::lock_guard lock(registered_mutex);
   const auto it = registered().find(spec);
   if (it == registered().end()) return nullptr;
-  if (sweep_batch) *sweep_batch = it->second.sweep_batch;
+  if (calls) *calls = it->second.calls;
   return it->second.table;
 }
 

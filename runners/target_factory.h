@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "runners/table_calls.h"
 #include "runners/target.h"
 
 namespace nc::runners {
@@ -27,12 +28,10 @@ std::unique_ptr<Target> make_abi_target(const nc_plugin_v1* table);
 // In-process ABI tables made at run time and named by a spec of their own (the Python module's
 // "python:NAME" targets, python/): while registered, make_target() and sweep::sweep_target() take
 // the spec to that table, driven in this process like `cpu`. nullptr unregisters. The caller keeps
-// the table alive while it is registered. sweep_batch: the inputs a sweep hands the table in one
-// call of a word domain (sweep::Options::batch; 0 is the sweep's default), for a table whose every
-// call costs much besides its words.
-void register_table_target(const std::string& spec, const nc_plugin_v1* table, size_t sweep_batch = 0);
-// The table registered under spec (nullptr: none), and its sweep_batch where asked.
-const nc_plugin_v1* registered_table_target(const std::string& spec, size_t* sweep_batch = nullptr);
+// the table alive while it is registered. calls: what it asks of a sweep (runners/table_calls.h).
+void register_table_target(const std::string& spec, const nc_plugin_v1* table, const TableCalls& calls = {});
+// The table registered under spec (nullptr: none), and its calls where asked.
+const nc_plugin_v1* registered_table_target(const std::string& spec, TableCalls* calls = nullptr);
 // Quotes s for /bin/sh.
 std::string shell_quote(const std::string& s);
 

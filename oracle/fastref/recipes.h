@@ -27,6 +27,10 @@ void convert_range(Recipe r, uint32_t first, size_t n, uint32_t* out, uint64_t s
 // equal results without writing them: a sweep compares a target's results against the
 // expectation at the cost of reading them once.
 bool convert_range_matches(Recipe r, uint32_t first, size_t n, const uint32_t* actual, uint64_t stride = 1);
+// The same for results held at a width of their own (a target's 8- or 16-bit words, judged without
+// widening them first): actual[k] is the result word zero-extended.
+bool convert_range_matches(Recipe r, uint32_t first, size_t n, const uint16_t* actual, uint64_t stride = 1);
+bool convert_range_matches(Recipe r, uint32_t first, size_t n, const uint8_t* actual, uint64_t stride = 1);
 
 // Exact decodes to binary32 bits of the small word types used as scales and codes.
 uint32_t f16_to_binary32(uint32_t w);     // NaN payload kept (shifted into the top bits)

@@ -1,8 +1,9 @@
 """The speed of an in-process sweep (issue 31): one adapter's float32 conversion, 2 jobs, in one run:
-(1) the cast's own rate over the same inputs in the runner's batches (262144 words, as a sweep hands a
-Python target: python/core.cc kSweepBatch) on 2 threads, (2)
-`sweep convert.RECIPE` of the adapter in process (targets/thirdparty/ADAPTER_adapter.py's
-adapter()), (3) the same sweep through the pipe adapter.
+(1) the cast's own rate over the same inputs in the runner's batches (262144 words, as a sweep
+hands a Python target: python/core.cc kSweepBatch) on 2 threads, (2) `sweep convert.RECIPE` of the
+adapter in process (targets/thirdparty/ADAPTER_adapter.py's adapter()), (3) the same sweep through
+the pipe adapter, (4) the cast alone on one thread, and (5) on 2 threads in batches of 65536 (what
+other targets get, and what a Python target got before kSweepBatch).
 Usage: bench_adapter_sweep.py [ADAPTER[:ARG] [RECIPE [STRIDE [REPEAT]]]] (defaults ml_dtypes,
 F32_TO_BF16_RNE, 17: 1 in STRIDE of the 2^32 inputs, 5: the ways are run in turn REPEAT times and
 each rate is the median of its runs, since a shared machine's speed swings from second to second).
@@ -58,17 +59,17 @@ def timed(fn):
     return inputs / (time.perf_counter() - start), inputs / (cpu() - start_cpu)
 
 
-def own_rate(threads):
+def own_rate(threads, batch=BATCH):
     """The cast alone: each thread converts its share of the inputs, batch by batch. A batch's words
     are written into a buffer of the thread's own, as the runner writes its input buffer: the
     cast's rate is not the allocations and passes of making each batch anew (np.arange, a 64-bit
     product, a narrowing copy), which cost some of these casts more than the cast itself."""
-    lattice = (np.arange(BATCH, dtype=np.uint64) * STRIDE).astype(np.uint32)  # the words of batch 0
+    lattice = (np.arange(batch, dtype=np.uint64) * STRIDE).astype(np.uint32)  # the words of batch 0
 
     def work(lo, hi):
-        buffer, out = np.empty(BATCH, dtype=np.uint32), None
-        for first in range(lo, hi, BATCH):
-            n = min(BATCH, hi - first)
+        buffer, out = np.empty(batch, dtype=np.uint32), None
+        for first in range(lo, hi, batch):
+            n = min(batch, hi - first)
             words = buffer[:n]
             np.add(lattice[:n], np.uint32(first * STRIDE % (1 << 32)), out=words)  # inputs stay below 2^32
             out = TARGET.convert(RECIPE, words)
@@ -100,18 +101,23 @@ def sweep_rate(target):
 warm_up()
 PIPE = "pipe:%s %s%s" % (sys.executable, os.path.join(SOURCE, "targets", "thirdparty", ADAPTER + "_adapter.py"),
                           " " + ARG if ARG else "")
-runs = [(own_rate(JOBS), sweep_rate(TARGET), sweep_rate(PIPE), own_rate(1)) for _ in range(REPEAT)]
+UNIT = 1 << 16  # the batch of every other target (and of Python ones before kSweepBatch)
+runs = [(own_rate(JOBS), sweep_rate(TARGET), sweep_rate(PIPE), own_rate(1), own_rate(JOBS, UNIT))
+        for _ in range(REPEAT)]
 
 
 def median(way, clock):
     return sorted(run[way][clock] for run in runs)[len(runs) // 2]
 
 
-(own, own_cpu), (inproc, inproc_cpu), (pipe, pipe_cpu), (one, one_cpu) = [(median(w, 0), median(w, 1)) for w in range(4)]
+(own, own_cpu), (inproc, inproc_cpu), (pipe, pipe_cpu), (one, one_cpu), (unit, unit_cpu) = [
+    (median(w, 0), median(w, 1)) for w in range(5)]
 print("%s %s: %d inputs (1 in %d of 2^32), %d jobs, median of %d runs; M inputs per second of wall time | of CPU time" %
       (TARGET.name, RECIPE, inputs, STRIDE, JOBS, REPEAT))
 print("the cast alone      %8.1f | %8.1f" % (own / 1e6, own_cpu / 1e6))
 print("  on one thread     %8.1f | %8.1f" % (one / 1e6, one_cpu / 1e6))
+print("  in batches of 2^16%8.1f | %8.1f  (the sweep is %.1fx | %.1fx)" %
+      (unit / 1e6, unit_cpu / 1e6, inproc / unit, inproc_cpu / unit_cpu))
 print("in-process sweep    %8.1f | %8.1f  (%.0f%% | %.0f%% of the cast's own rate)" %
       (inproc / 1e6, inproc_cpu / 1e6, 100 * inproc / own, 100 * inproc_cpu / own_cpu))
 print("pipe adapter sweep  %8.1f | %8.1f  (in-process is %.1fx | %.1fx)" %

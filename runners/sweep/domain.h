@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ninfer_conform/plugin.h"
+#include "runners/table_calls.h"
 
 namespace nc::sweep {
 
@@ -111,6 +112,14 @@ struct GeometryResult {
 // (a report does not depend on it), and the pipe protocol's requests are this long (PIPE.md).
 constexpr size_t kUnitBatch = size_t(1) << 16;
 
+// How a word domain calls the target; the reports are the same whatever these are.
+struct Calls {
+  size_t batch = kUnitBatch;  // the most inputs one call carries: a multiple of kUnitBatch
+  // Used by the convert domains instead of the table's convert where set (an in-process target's
+  // results judged at their own width; runners/table_calls.h).
+  runners::ConvertWords convert_words = nullptr;
+};
+
 class Domain {
  public:
   virtual ~Domain() = default;
@@ -118,11 +127,10 @@ class Domain {
   virtual uint64_t size() const = 0;
   // The "#op" this domain's mismatches replay as (vectors/FORMAT.md), e.g. "convert F32_TO_F16_RNE".
   virtual std::string op() const = 0;
-  // Runs indices begin, begin+stride, ... < end; appends to tally. batch: the most inputs one
-  // target call carries in a domain of one word an input (convert.*, decode.*), a multiple of
-  // kUnitBatch (Options::batch); the other domains call as their elements need.
-  virtual void run(const nc_plugin_v1& target, uint64_t begin, uint64_t end, uint64_t stride, size_t keep, size_t batch,
-                   Tally& tally) const = 0;
+  // Runs indices begin, begin+stride, ... < end; appends to tally. calls: how a domain of one word
+  // an input (convert.*, decode.*) calls the target; the other domains call as their elements need.
+  virtual void run(const nc_plugin_v1& target, uint64_t begin, uint64_t end, uint64_t stride, size_t keep,
+                   const Calls& calls, Tally& tally) const = 0;
   // Presents the domain's class sample in other batch geometries; false: this domain has none
   // (reconstruct.*, encode.*: their elements are not SIMD lanes of one word each).
   virtual bool geometry(const nc_plugin_v1& target, GeometryResult* out) const {

@@ -40,10 +40,20 @@ void fill_lattice(uint32_t* __restrict in, size_t n, uint32_t first, uint32_t st
 
 bool is_nan32(uint32_t w) { return (w & 0x7fffffffu) > 0x7f800000u; }
 
-// The buffers of a word domain's batch: inputs, results, and a block's expectation and input words.
+// The buffers of a word domain's batch: inputs, results, and a block's expectation, input words and
+// results widened (where the target's own words are narrower).
 struct WordBuffers {
-  std::vector<uint32_t> in, out, want = std::vector<uint32_t>(kJudgeBlock), words = std::vector<uint32_t>(kJudgeBlock);
+  std::vector<uint32_t> in, out, want = std::vector<uint32_t>(kJudgeBlock), words = std::vector<uint32_t>(kJudgeBlock),
+                                 got = std::vector<uint32_t>(kJudgeBlock);
 };
+
+// The n results at r.data, as 32-bit words: the words themselves, or widened into `got`.
+const uint32_t* widened(const runners::WordResults& r, size_t n, std::vector<uint32_t>& got) {
+  if (r.bytes == 4) return static_cast<const uint32_t*>(r.data);
+  if (r.bytes == 2) std::copy_n(static_cast<const uint16_t*>(r.data), n, got.begin());
+  else std::copy_n(static_cast<const uint8_t*>(r.data), n, got.begin());
+  return got.data();
+}
 
 // The calling thread's, kept from chunk to chunk (grown to the longest batch asked for): fresh
 // ones each chunk cost an in-process sweep 1.9 µs a batch in page faults and zeroing. Reached
@@ -84,11 +94,15 @@ struct WordDomain : Domain {
   uint64_t size_;
   int in_digits, out_digits, out_width;
   std::function<int(const nc_plugin_v1&, const uint32_t*, size_t, uint32_t*)> call;
+  // The same call through Calls::convert_words, which answers with the target's own words (set
+  // by the convert domains; used where the sweep has one).
+  std::function<int(runners::ConvertWords, const uint32_t*, size_t, runners::WordResults*)> call_words;
   std::function<void(const uint32_t*, size_t, uint64_t, uint32_t*)> reference;
-  // Whether actual[k] is the expected result of first + k * stride for every k < n, judged without
-  // writing the expectation (set where the reference can: convert's runs of equal results); the
-  // blocks it passes skip `reference` and its compare, which wrote and read a buffer a block.
-  std::function<bool(uint32_t, size_t, uint64_t, const uint32_t*)> matches;
+  // Whether the result word k (of `bytes` bytes at actual) is the expected result of first + k *
+  // stride for every k < n, judged without writing the expectation or widening the results (set
+  // where the reference can: convert's runs of equal results); the blocks it passes skip
+  // `reference` and its compare, which wrote and read a buffer a block.
+  std::function<bool(uint32_t, size_t, uint64_t, const void*, unsigned)> matches;
   std::function<bool(uint32_t, uint32_t)> accept = [](uint32_t, uint32_t) { return false; };
   // The NaN latitude the registry grants (a recipe's nan_latitude, a word type's
   // decode_nan_latitude; the corpus's #policy lines are written from the same rows):
@@ -122,20 +136,26 @@ struct WordDomain : Domain {
     }
   }
 
-  void run(const nc_plugin_v1& t, uint64_t begin, uint64_t end, uint64_t stride, size_t keep, size_t batch,
+  void run(const nc_plugin_v1& t, uint64_t begin, uint64_t end, uint64_t stride, size_t keep, const Calls& calls,
            Tally& tally) const override {
-    WordBuffers& buffers = thread_word_buffers(batch);
+    WordBuffers& buffers = thread_word_buffers(calls.batch);
     std::vector<uint32_t>&in = buffers.in, &out = buffers.out;
+    runners::WordResults results;
+    auto call_target = [&](size_t n) {
+      if (call_words && calls.convert_words) return call_words(calls.convert_words, in.data(), n, &results);
+      results = {out.data(), 4};
+      return call(t, in.data(), n, out.data());
+    };
     int failing = 0;  // failed units in a row
     for (uint64_t i = begin; i < end;) {
       const uint64_t first = i;
-      const size_t n = size_t(std::min<uint64_t>(batch, (end - i + stride - 1) / stride));
+      const size_t n = size_t(std::min<uint64_t>(calls.batch, (end - i + stride - 1) / stride));
       fill_lattice(in.data(), n, uint32_t(first), uint32_t(stride));
       i += n * stride;
-      int rc = call(t, in.data(), n, out.data());
+      int rc = call_target(n);
       if (rc == NC_OK) {
         failing = 0;
-        judge(first, n, stride, keep, out.data(), buffers, tally);
+        judge(first, n, stride, keep, results, buffers, tally);
         continue;
       }
       // A failed call of more than a unit is made again a unit at a time: what a refused input
@@ -145,7 +165,7 @@ struct WordDomain : Domain {
         const uint64_t unit_first = first + at * stride;
         if (n > kUnitBatch) {
           fill_lattice(in.data(), m, uint32_t(unit_first), uint32_t(stride));
-          rc = call(t, in.data(), m, out.data());
+          rc = call_target(m);
         }
         if (rc == NC_EUNSUPPORTED) {  // the ABI declines a selector as a whole: skip the rest
           tally.unsupported += (end - unit_first + stride - 1) / stride;
@@ -153,7 +173,7 @@ struct WordDomain : Domain {
         }
         if (rc == NC_OK) {
           failing = 0;
-          judge(unit_first, m, stride, keep, out.data(), buffers, tally);
+          judge(unit_first, m, stride, keep, results, buffers, tally);
           continue;
         }
         // A failed unit (a pipe adapter's `error` answer, or its death: the next call restarts it)
@@ -172,9 +192,9 @@ struct WordDomain : Domain {
     }
   }
 
-  // Judges the results out[0..n) of the inputs first, first + stride, ...
-  void judge(uint64_t first, size_t n, uint64_t stride, size_t keep, const uint32_t* out, WordBuffers& buffers,
-             Tally& tally) const {
+  // Judges the results of the n inputs first, first + stride, ...
+  void judge(uint64_t first, size_t n, uint64_t stride, size_t keep, const runners::WordResults& results,
+             WordBuffers& buffers, Tally& tally) const {
     std::vector<uint32_t>&want = buffers.want, &words = buffers.words;
     tally.covered += n;
     judge_cells(tally, first, n, stride);
@@ -202,25 +222,26 @@ struct WordDomain : Domain {
     for (size_t at = 0; at < n; at += kJudgeBlock) {
       const size_t m = std::min(kJudgeBlock, n - at);
       const uint32_t block_first = uint32_t(first + at * stride);
-      if (matches && matches(block_first, m, stride, out + at)) continue;
+      const void* block = static_cast<const uint8_t*>(results.data) + at * results.bytes;
+      if (matches && matches(block_first, m, stride, block, results.bytes)) continue;
+      const uint32_t* got = widened({block, results.bytes}, m, buffers.got);
       fill_lattice(words.data(), m, block_first, uint32_t(stride));
       reference(words.data(), m, stride, want.data());
-      if (std::equal(want.begin(), want.begin() + ptrdiff_t(m), out + at)) continue;
+      if (std::equal(want.begin(), want.begin() + ptrdiff_t(m), got)) continue;
       for (size_t j = 0; j < m; ++j) {
-        const size_t k = at + j;
-        if (want[j] == out[k] || accept(want[j], out[k])) continue;
-        const uint64_t index = first + k * stride;
+        if (want[j] == got[j] || accept(want[j], got[j])) continue;
+        const uint64_t index = first + (at + j) * stride;
         if ((index >> cell_shift) != cell_key) cell_key = index >> cell_shift, cell = &tally.cells[cell_key];
-        if (nan_any && nan_any(words[j], out[k])) {
-          ++((want[j] ^ out[k]) & sign ? under_nan_any : under_nan_payload);
-          const unsigned d = runners::nan_departure(want[j], out[k], nan_layout);
+        if (nan_any && nan_any(words[j], got[j])) {
+          ++((want[j] ^ got[j]) & sign ? under_nan_any : under_nan_payload);
+          const unsigned d = runners::nan_departure(want[j], got[j], nan_layout);
           for (int b = 0; b < runners::kDepartureCount; ++b) departs[b] += d >> b & 1;
           ++cell->accepted;
           continue;
         }
         ++cell->mismatches;
         std::string input_kind = kind_of_input(words[j]);
-        const char* kind = result_kind(want[j], out[k], out_width);
+        const char* kind = result_kind(want[j], got[j], out_width);
         if (kind != last_result_kind || input_kind != last_input_kind) {
           slot = tally.class_slot(input_kind + ":" + kind);
           last_input_kind = std::move(input_kind);
@@ -231,7 +252,7 @@ struct WordDomain : Domain {
                                  tally.class_counts[slot].first,
                                  {hex(words[j], in_digits)},
                                  expect_token ? expect_token(want[j]) : hex(want[j], out_digits),
-                                 hex(out[k], out_digits)});
+                                 hex(got[j], out_digits)});
       }
     }
     if (under_nan_any) tally.accept(std::string(latitude), under_nan_any);
@@ -296,14 +317,19 @@ std::unique_ptr<Domain> convert_domain(const RecipeInfo& r) {
   d->call = [abi](const nc_plugin_v1& t, const uint32_t* in, size_t n, uint32_t* out) {
     return t.convert ? t.convert(abi, in, n, out) : NC_EUNSUPPORTED;
   };
+  d->call_words = [abi](runners::ConvertWords convert, const uint32_t* in, size_t n, runners::WordResults* out) {
+    return convert(abi, in, n, out);
+  };
   fastref::Recipe ref = r.id;
   d->reference = [ref](const uint32_t* in, size_t n, uint64_t stride, uint32_t* out) {
     // Words on a lattice (in[k] = in[0] + k * stride): bisection, much faster; any words: one by one.
     if (stride >= 1) fastref::convert_range(ref, in[0], n, out, stride);
     else fastref::convert_batch(ref, in, n, out);
   };
-  d->matches = [ref](uint32_t first, size_t n, uint64_t stride, const uint32_t* actual) {
-    return fastref::convert_range_matches(ref, first, n, actual, stride);
+  d->matches = [ref](uint32_t first, size_t n, uint64_t stride, const void* actual, unsigned bytes) {
+    if (bytes == 1) return fastref::convert_range_matches(ref, first, n, static_cast<const uint8_t*>(actual), stride);
+    if (bytes == 2) return fastref::convert_range_matches(ref, first, n, static_cast<const uint16_t*>(actual), stride);
+    return fastref::convert_range_matches(ref, first, n, static_cast<const uint32_t*>(actual), stride);
   };
   d->kind_of_input = input_kind32;
   d->nan_layout = runners::nan_layout(dest);

@@ -63,7 +63,7 @@ struct EncodeDomain : Domain {
   std::string op() const override { return "encode " + std::string(info(format).name); }
   uint64_t size() const override { return groups; }
 
-  void run(const nc_plugin_v1& t, uint64_t begin, uint64_t end, uint64_t stride, size_t keep, size_t /*batch*/,
+  void run(const nc_plugin_v1& t, uint64_t begin, uint64_t end, uint64_t stride, size_t keep, const Calls& /*calls*/,
            Tally& tally) const override {
     std::vector<uint32_t> x(group);
     std::vector<uint64_t> src(group);

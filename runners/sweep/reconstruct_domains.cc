@@ -40,7 +40,7 @@ struct ReconstructDomain : Domain {
   std::string op() const override { return op_; }
   uint64_t size() const override { return size_; }
 
-  void run(const nc_plugin_v1& t, uint64_t begin, uint64_t end, uint64_t stride, size_t keep, size_t /*batch*/,
+  void run(const nc_plugin_v1& t, uint64_t begin, uint64_t end, uint64_t stride, size_t keep, const Calls& /*calls*/,
            Tally& tally) const override {
     std::vector<uint32_t> code(kBatch), scale(kBatch), divisor(kBatch), out(kBatch);
     std::vector<uint64_t> index(kBatch);

@@ -39,7 +39,7 @@ Report run(const Domain& d, const nc_plugin_v1& target, const std::string& targe
   // Work is cut into chunks on the stride lattice; threads take chunks in order and each chunk's
   // tally is merged in chunk order, so the result does not depend on the thread count.
   const uint64_t chunk_inputs = uint64_t(1) << 22;
-  const size_t batch = opts.batch;
+  const size_t batch = opts.calls.batch;
   if (batch == 0 || batch % kUnitBatch != 0 || batch > chunk_inputs)
     throw std::invalid_argument("a sweep batch of " + std::to_string(batch) + " inputs: it must be a multiple of " +
                                 std::to_string(kUnitBatch) + " up to " + std::to_string(chunk_inputs));
@@ -68,7 +68,7 @@ Report run(const Domain& d, const nc_plugin_v1& target, const std::string& targe
   auto worker = [&] {
     for (uint64_t c; (c = next++) < n_chunks;) {
       uint64_t b = first + c * chunk_span, e = std::min(end, b + chunk_span);
-      d.run(target, b, e, opts.stride, opts.keep, batch, tallies[c]);
+      d.run(target, b, e, opts.stride, opts.keep, opts.calls, tallies[c]);
       uint64_t k = ++done;
       if (opts.progress) {
         // Inputs per second so far and the time the rest takes at that rate (chunks are equal

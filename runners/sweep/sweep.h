@@ -23,10 +23,10 @@ struct Options {
   // Also present the domain's class sample at batch lengths 1..64 and unaligned offsets (shard 0
   // of a sharded sweep does it, once); false skips it (sweep --no-geometry, to measure its cost).
   bool geometry = true;
-  // The most inputs one target call carries in a word domain: a multiple of kUnitBatch, at most a
-  // chunk (2^22 inputs). The reports are the same for any (domain.h); sweep_target sets what a
-  // registered table asks for (runners/target_factory.h).
-  size_t batch = kUnitBatch;
+  // How the word domains call the target (domain.h): calls.batch at most a chunk (2^22 inputs).
+  // The reports are the same for any; sweep_target sets what a registered table asks for
+  // (runners/table_calls.h).
+  Calls calls;
 };
 
 struct Report {

@@ -116,10 +116,11 @@ bool sweep_target(const std::string& target_spec, const std::vector<std::string>
   DlHandle dl;
   bool isolate = false, pipe = false;
   Options options = opts;
-  size_t batch = 0;
-  if (const nc_plugin_v1* registered = runners::registered_table_target(spec, &batch)) {
+  runners::TableCalls calls;
+  if (const nc_plugin_v1* registered = runners::registered_table_target(spec, &calls)) {
     table = registered;  // in process, as cpu (the Python module's targets)
-    if (batch) options.batch = batch;
+    if (calls.sweep_batch) options.calls.batch = calls.sweep_batch;
+    options.calls.convert_words = calls.convert_words;
   } else if (spec == "cpu") {
 #ifdef NC_HAVE_CODEC_PLUGIN
     table = nc_codec_plugin_table();

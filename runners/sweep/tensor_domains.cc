@@ -165,7 +165,7 @@ struct TensorDomain : Domain {
     return p;
   }
 
-  void run(const nc_plugin_v1& t, uint64_t begin, uint64_t end, uint64_t stride, size_t keep, size_t /*batch*/,
+  void run(const nc_plugin_v1& t, uint64_t begin, uint64_t end, uint64_t stride, size_t keep, const Calls& /*calls*/,
            Tally& tally) const override {
     const FormatInfo& fi = info(format);
     const int code_digits = corpus::word_hex_digits(fi.code), scale_digits = corpus::word_hex_digits(*fi.scale);
@@ -360,7 +360,7 @@ struct ParseDomain : Domain {
   std::string op() const override { return "parse"; }
   uint64_t size() const override { return variants.size(); }
 
-  void run(const nc_plugin_v1& t, uint64_t begin, uint64_t end, uint64_t stride, size_t keep, size_t /*batch*/,
+  void run(const nc_plugin_v1& t, uint64_t begin, uint64_t end, uint64_t stride, size_t keep, const Calls& /*calls*/,
            Tally& tally) const override {
     for (uint64_t i = begin; i < end; i += stride) {
       const Variant& v = variants[i];

@@ -150,20 +150,26 @@ uint64_t range_disagreements(R r, uint32_t first, size_t n, uint64_t stride = 1)
 // Whether convert_range_matches judges the lattice first, first + stride, ... as it must: it accepts
 // the word-by-word results, and refuses them with any one word changed, a different bit at each
 // position (every position of a short range; of a long one, the last and one in 61). A run it
-// skipped, or one it compared against its neighbour's value, would let a changed word pass.
-// Returns the number of wrong judgements.
+// skipped, or one it compared against its neighbour's value, would let a changed word pass. The
+// results are held as Word (uint32_t as the runner widens them; 16 or 8 bits where the
+// destination's words fit, as a target returns them). Returns the number of wrong judgements.
+template <typename Word = uint32_t>
 uint64_t matches_misjudged(R r, uint32_t first, size_t n, uint64_t stride = 1) {
-  std::vector<uint32_t> actual(n);
-  for (size_t k = 0; k < n; ++k) actual[k] = convert(r, uint32_t(first + k * stride));
+  std::vector<Word> actual(n);
+  for (size_t k = 0; k < n; ++k) actual[k] = Word(convert(r, uint32_t(first + k * stride)));
   uint64_t wrong = !nc::fastref::convert_range_matches(r, first, n, actual.data(), stride);
   for (size_t k = 0; k < n; ++k) {
     if (n > 4096 && k % 61 != 0 && k + 1 != n) continue;
-    actual[k] ^= 1u << (k % 32);
+    const Word bit = Word(1u << (k % (8 * sizeof(Word))));
+    actual[k] ^= bit;
     wrong += nc::fastref::convert_range_matches(r, first, n, actual.data(), stride);
-    actual[k] ^= 1u << (k % 32);
+    actual[k] ^= bit;
   }
   return wrong;
 }
+
+// The width of the recipe's destination words (fastref's own table of them is the registry's).
+unsigned destination_bits(R r) { return r == R::F32_TO_BF16_RNE || r == R::F32_TO_F16_RNE ? 16 : 8; }
 }  // namespace
 
 // convert_range is a second way to compute the same function (bisection over monotone stretches):
@@ -239,14 +245,33 @@ TEST_CASE("convert_range_matches accepts the results and refuses any one word ch
       for (uint32_t a : anchors) {
         INFO("anchor " << a);
         const uint64_t first = a > 300 * stride ? a - 300 * stride : a % stride;
-        CHECK(matches_misjudged(r, uint32_t(first),
-                                size_t(std::min<uint64_t>(600, (0xffffffffull - first) / stride + 1)), stride) == 0);
+        const size_t n = size_t(std::min<uint64_t>(600, (0xffffffffull - first) / stride + 1));
+        CHECK(matches_misjudged(r, uint32_t(first), n, stride) == 0);
+        CHECK(matches_misjudged<uint16_t>(r, uint32_t(first), n, stride) == 0);
+        if (destination_bits(r) == 8) CHECK(matches_misjudged<uint8_t>(r, uint32_t(first), n, stride) == 0);
       }
       // A batch of the sweeps' length centred on 1.0: at stride 4099 it spans 16 binades each way,
       // through thousands of results, F16's overflow and E4M3FN's and E2M1's saturation.
-      CHECK(matches_misjudged(r, 0x3f800000u - 32768 * uint32_t(stride), 65536, stride) == 0);
+      const uint32_t first = 0x3f800000u - 32768 * uint32_t(stride);
+      CHECK(matches_misjudged(r, first, 65536, stride) == 0);
+      CHECK(matches_misjudged<uint16_t>(r, first, 65536, stride) == 0);
+      if (destination_bits(r) == 8) CHECK(matches_misjudged<uint8_t>(r, first, 65536, stride) == 0);
     }
   }
+}
+
+// Results held in words narrower than the destination's lose their top bits: where an expected
+// word does not fit (1.0 is BF16 0x3f80), the narrow results are refused, wherever a run of
+// equal results starts; where every expected word fits, they are judged as the wide ones.
+TEST_CASE("convert_range_matches refuses results too narrow for the expected words", "[fastref]") {
+  std::vector<uint8_t> ones(64, 0x80);  // 0x3f80 cut to its low byte
+  CHECK_FALSE(nc::fastref::convert_range_matches(R::F32_TO_BF16_RNE, 0x3f800000u, 64, ones.data()));
+  std::vector<uint8_t> zeros(64, 0);  // +0 and the 63 smallest subnormals (below 2^-143) round to BF16 +0
+  CHECK(nc::fastref::convert_range_matches(R::F32_TO_BF16_RNE, 0x00000000u, 64, zeros.data()));
+  std::vector<uint16_t> inf(8, 0x7c00);  // F16 +inf from 65520 on: a 16-bit word holds it
+  CHECK(nc::fastref::convert_range_matches(R::F32_TO_F16_RNE, 0x477ff000u, 8, inf.data()));
+  std::vector<uint8_t> inf8(8, 0x00);  // 0x7c00's low byte
+  CHECK_FALSE(nc::fastref::convert_range_matches(R::F32_TO_F16_RNE, 0x477ff000u, 8, inf8.data()));
 }
 
 // Every binary32 input of every recipe: minutes, so under the `long` label.
