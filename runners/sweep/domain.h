@@ -28,6 +28,13 @@ struct Cell {
   bool operator==(const Cell&) const = default;
 };
 
+// A sweep thread's counts per cell of the domain's grid (element k: cell k; empty where the domain
+// has none), made before the thread's first call and summed over every range it runs. Nothing is
+// allocated for them between calls: a map node made there lands in the thread's malloc arena
+// among the target's result buffers, so a freed result fits nowhere and each call's result is
+// written to fresh pages (an in-process PyTorch F16 sweep's threads took 15 to 75 page faults a call).
+using CellCounts = std::vector<Cell>;
+
 // How a domain's inputs fall into cells: a grid of `columns` x `rows`, cell = column * rows + row
 // (column-major, so a binary32 cell is its input's top bits). columns == 0: the domain has no picture.
 struct Grid {
@@ -62,6 +69,7 @@ struct Tally {
   size_t class_slot(const std::string& cls);
   void accept(const std::string& policy, uint64_t n);
   void depart(const std::string& how, uint64_t n);
+  void add_cell(uint64_t cell, const Cell& counts);  // to cells; none added where counts are all 0
   void merge(const Tally& other, size_t keep);
 };
 
@@ -127,10 +135,11 @@ class Domain {
   virtual uint64_t size() const = 0;
   // The "#op" this domain's mismatches replay as (vectors/FORMAT.md), e.g. "convert F32_TO_F16_RNE".
   virtual std::string op() const = 0;
-  // Runs indices begin, begin+stride, ... < end; appends to tally. calls: how a domain of one word
-  // an input (convert.*, decode.*) calls the target; the other domains call as their elements need.
+  // Runs indices begin, begin+stride, ... < end; appends to tally, and counts the inputs per cell in
+  // cells (grid().columns * grid().rows of them), not in tally.cells. calls: how a domain of one
+  // word an input (convert.*, decode.*) calls the target; the other domains call as their elements need.
   virtual void run(const nc_plugin_v1& target, uint64_t begin, uint64_t end, uint64_t stride, size_t keep,
-                   const Calls& calls, Tally& tally) const = 0;
+                   const Calls& calls, Tally& tally, CellCounts& cells) const = 0;
   // Presents the domain's class sample in other batch geometries; false: this domain has none
   // (reconstruct.*, encode.*: their elements are not SIMD lanes of one word each).
   virtual bool geometry(const nc_plugin_v1& target, GeometryResult* out) const {

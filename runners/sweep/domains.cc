@@ -126,18 +126,18 @@ struct WordDomain : Domain {
   uint64_t size() const override { return size_; }
 
   // Adds the n inputs first, first + stride, ... to their cells' judged counts, a cell at a time.
-  void judge_cells(Tally& tally, uint64_t first, uint64_t n, uint64_t stride) const {
+  void judge_cells(CellCounts& cells, uint64_t first, uint64_t n, uint64_t stride) const {
     for (uint64_t k = 0; k < n;) {
       const uint64_t index = first + k * stride, cell = index >> cell_shift;
       const uint64_t next_cell = (cell + 1) << cell_shift;  // first index of the next cell
       const uint64_t m = std::min(n - k, (next_cell - index + stride - 1) / stride);
-      tally.cells[cell].judged += m;
+      cells[cell].judged += m;
       k += m;
     }
   }
 
   void run(const nc_plugin_v1& t, uint64_t begin, uint64_t end, uint64_t stride, size_t keep, const Calls& calls,
-           Tally& tally) const override {
+           Tally& tally, CellCounts& cells) const override {
     WordBuffers& buffers = thread_word_buffers(calls.batch);
     std::vector<uint32_t>&in = buffers.in, &out = buffers.out;
     runners::WordResults results;
@@ -155,7 +155,7 @@ struct WordDomain : Domain {
       int rc = call_target(n);
       if (rc == NC_OK) {
         failing = 0;
-        judge(first, n, stride, keep, results, buffers, tally);
+        judge(first, n, stride, keep, results, buffers, tally, cells);
         continue;
       }
       // A failed call of more than a unit is made again a unit at a time: what a refused input
@@ -173,7 +173,7 @@ struct WordDomain : Domain {
         }
         if (rc == NC_OK) {
           failing = 0;
-          judge(unit_first, m, stride, keep, results, buffers, tally);
+          judge(unit_first, m, stride, keep, results, buffers, tally, cells);
           continue;
         }
         // A failed unit (a pipe adapter's `error` answer, or its death: the next call restarts it)
@@ -194,10 +194,10 @@ struct WordDomain : Domain {
 
   // Judges the results of the n inputs first, first + stride, ...
   void judge(uint64_t first, size_t n, uint64_t stride, size_t keep, const runners::WordResults& results,
-             WordBuffers& buffers, Tally& tally) const {
+             WordBuffers& buffers, Tally& tally, CellCounts& cells) const {
     std::vector<uint32_t>&want = buffers.want, &words = buffers.words;
     tally.covered += n;
-    judge_cells(tally, first, n, stride);
+    judge_cells(cells, first, n, stride);
     // Passes under the latitude (nan-any), reported by the finer one that holds: nan-payload
     // where the sign is the reference's (vectors/FORMAT.md), and how each departs.
     uint64_t under_nan_any = 0, under_nan_payload = 0;
@@ -231,7 +231,7 @@ struct WordDomain : Domain {
       for (size_t j = 0; j < m; ++j) {
         if (want[j] == got[j] || accept(want[j], got[j])) continue;
         const uint64_t index = first + (at + j) * stride;
-        if ((index >> cell_shift) != cell_key) cell_key = index >> cell_shift, cell = &tally.cells[cell_key];
+        if ((index >> cell_shift) != cell_key) cell_key = index >> cell_shift, cell = &cells[cell_key];
         if (nan_any && nan_any(words[j], got[j])) {
           ++((want[j] ^ got[j]) & sign ? under_nan_any : under_nan_payload);
           const unsigned d = runners::nan_departure(want[j], got[j], nan_layout);
@@ -437,6 +437,12 @@ size_t Tally::class_slot(const std::string& cls) {
                 class_counts.begin());
 }
 
+void Tally::add_cell(uint64_t cell, const Cell& c) {
+  if (c == Cell{}) return;
+  Cell& mine = cells[cell];
+  mine.judged += c.judged, mine.mismatches += c.mismatches, mine.accepted += c.accepted;
+}
+
 void Tally::merge(const Tally& o, size_t keep) {
   covered += o.covered;
   unsupported += o.unsupported;
@@ -446,10 +452,7 @@ void Tally::merge(const Tally& o, size_t keep) {
   for (const auto& [k, v] : o.class_counts) add_count(class_counts, k, v);
   for (const auto& [k, v] : o.accepted) add_count(accepted, k, v);
   for (const auto& [k, v] : o.departures) add_count(departures, k, v);
-  for (const auto& [k, c] : o.cells) {
-    Cell& mine = cells[k];
-    mine.judged += c.judged, mine.mismatches += c.mismatches, mine.accepted += c.accepted;
-  }
+  for (const auto& [k, c] : o.cells) add_cell(k, c);
   first.insert(first.end(), o.first.begin(), o.first.end());
   std::sort(first.begin(), first.end(), [](const Mismatch& a, const Mismatch& b) { return a.index < b.index; });
   // Keep the first `keep` of each class by index, as one range over the union would have.

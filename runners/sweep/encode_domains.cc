@@ -64,7 +64,7 @@ struct EncodeDomain : Domain {
   uint64_t size() const override { return groups; }
 
   void run(const nc_plugin_v1& t, uint64_t begin, uint64_t end, uint64_t stride, size_t keep, const Calls& /*calls*/,
-           Tally& tally) const override {
+           Tally& tally, CellCounts& /*cells*/) const override {
     std::vector<uint32_t> x(group);
     std::vector<uint64_t> src(group);
     std::vector<int32_t> codes(group), want_codes(group);

@@ -41,7 +41,7 @@ struct ReconstructDomain : Domain {
   uint64_t size() const override { return size_; }
 
   void run(const nc_plugin_v1& t, uint64_t begin, uint64_t end, uint64_t stride, size_t keep, const Calls& /*calls*/,
-           Tally& tally) const override {
+           Tally& tally, CellCounts& cells) const override {
     std::vector<uint32_t> code(kBatch), scale(kBatch), divisor(kBatch), out(kBatch);
     std::vector<uint64_t> index(kBatch);
     // The elements as judged: the target is handed copies, since it may write into what it is
@@ -73,7 +73,7 @@ struct ReconstructDomain : Domain {
       tally.covered += n;
       for (size_t k = 0; k < n; ++k) {
         const Element& e = elements[k];
-        Cell& cell = tally.cells[cell_of(e)];
+        Cell& cell = cells[cell_of(e)];
         ++cell.judged;
         uint32_t want = reference(e);
         if (want == out[k]) continue;

@@ -62,13 +62,16 @@ Report run(const Domain& d, const nc_plugin_v1& target, const std::string& targe
   const uint64_t chunk_span = chunk_inputs * opts.stride;
   uint64_t n_chunks = first >= end ? 0 : (end - first + chunk_span - 1) / chunk_span;
   std::vector<Tally> tallies(n_chunks);
+  // Each thread's cell counts, made here before any call (domain.h CellCounts).
+  const unsigned jobs = std::max(1u, opts.jobs);
+  std::vector<CellCounts> cells(jobs, CellCounts(r.grid.columns * r.grid.rows));
   std::atomic<uint64_t> next{0}, done{0};
   std::mutex print;
   const auto start = std::chrono::steady_clock::now();
-  auto worker = [&] {
+  auto worker = [&](unsigned thread) {
     for (uint64_t c; (c = next++) < n_chunks;) {
       uint64_t b = first + c * chunk_span, e = std::min(end, b + chunk_span);
-      d.run(target, b, e, opts.stride, opts.keep, opts.calls, tallies[c]);
+      d.run(target, b, e, opts.stride, opts.keep, opts.calls, tallies[c], cells[thread]);
       uint64_t k = ++done;
       if (opts.progress) {
         // Inputs per second so far and the time the rest takes at that rate (chunks are equal
@@ -83,11 +86,13 @@ Report run(const Domain& d, const nc_plugin_v1& target, const std::string& targe
     }
   };
   std::vector<std::thread> threads;
-  for (unsigned j = 1; j < std::max(1u, opts.jobs); ++j) threads.emplace_back(worker);
-  worker();
+  for (unsigned j = 1; j < jobs; ++j) threads.emplace_back(worker, j);
+  worker(0);
   for (auto& t : threads) t.join();
   if (opts.progress && n_chunks) std::fprintf(stderr, "\n");  // the last line stays: 100%, the rate
   for (const Tally& t : tallies) r.tally.merge(t, opts.keep);
+  for (const CellCounts& counts : cells)
+    for (size_t k = 0; k < counts.size(); ++k) r.tally.add_cell(k, counts[k]);
   // The geometry pass runs once per domain: in shard 0, and only on a target that provided it.
   if (opts.geometry && opts.shard.index == 0 && r.tally.covered > 0) d.geometry(target, &r.geometry);
   return r;

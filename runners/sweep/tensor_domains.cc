@@ -166,7 +166,7 @@ struct TensorDomain : Domain {
   }
 
   void run(const nc_plugin_v1& t, uint64_t begin, uint64_t end, uint64_t stride, size_t keep, const Calls& /*calls*/,
-           Tally& tally) const override {
+           Tally& tally, CellCounts& /*cells*/) const override {
     const FormatInfo& fi = info(format);
     const int code_digits = corpus::word_hex_digits(fi.code), scale_digits = corpus::word_hex_digits(*fi.scale);
     for (uint64_t i = begin; i < end; i += stride) {
@@ -361,7 +361,7 @@ struct ParseDomain : Domain {
   uint64_t size() const override { return variants.size(); }
 
   void run(const nc_plugin_v1& t, uint64_t begin, uint64_t end, uint64_t stride, size_t keep, const Calls& /*calls*/,
-           Tally& tally) const override {
+           Tally& tally, CellCounts& /*cells*/) const override {
     for (uint64_t i = begin; i < end; i += stride) {
       const Variant& v = variants[i];
       int32_t got = -2;
