@@ -62,8 +62,9 @@ Report run(const Domain& d, const nc_plugin_v1& target, const std::string& targe
   const uint64_t chunk_span = chunk_inputs * opts.stride;
   uint64_t n_chunks = first >= end ? 0 : (end - first + chunk_span - 1) / chunk_span;
   std::vector<Tally> tallies(n_chunks);
-  // Each thread's cell counts, made here before any call (domain.h CellCounts).
-  const unsigned jobs = std::max(1u, opts.jobs);
+  // Each thread's cell counts, made here before any call (domain.h CellCounts); no more threads
+  // than chunks, so that --jobs 1024 on a decode's one chunk makes one array, not 1024.
+  const unsigned jobs = unsigned(std::clamp<uint64_t>(n_chunks, 1, std::max(1u, opts.jobs)));
   std::vector<CellCounts> cells(jobs, CellCounts(r.grid.columns * r.grid.rows));
   std::atomic<uint64_t> next{0}, done{0};
   std::mutex print;
