@@ -41,6 +41,7 @@ struct Grid {
   std::string layout;  // "binary32", "word", "scale-code"
   uint64_t columns = 0, rows = 0;
   std::string across, down;  // what a column and a row are, in words
+  uint64_t cells() const { return columns * rows; }
 };
 
 // What a range of a domain produced. Mismatches keep the first `keep` by index, per class.
@@ -136,7 +137,7 @@ class Domain {
   // The "#op" this domain's mismatches replay as (vectors/FORMAT.md), e.g. "convert F32_TO_F16_RNE".
   virtual std::string op() const = 0;
   // Runs indices begin, begin+stride, ... < end; appends to tally, and counts the inputs per cell in
-  // cells (grid().columns * grid().rows of them), not in tally.cells. calls: how a domain of one
+  // cells (grid().cells() of them), not in tally.cells. calls: how a domain of one
   // word an input (convert.*, decode.*) calls the target; the other domains call as their elements need.
   virtual void run(const nc_plugin_v1& target, uint64_t begin, uint64_t end, uint64_t stride, size_t keep,
                    const Calls& calls, Tally& tally, CellCounts& cells) const = 0;

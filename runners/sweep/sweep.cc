@@ -65,7 +65,7 @@ Report run(const Domain& d, const nc_plugin_v1& target, const std::string& targe
   // Each thread's cell counts, made here before any call (domain.h CellCounts); no more threads
   // than chunks, so that --jobs 1024 on a decode's one chunk makes one array, not 1024.
   const unsigned jobs = unsigned(std::clamp<uint64_t>(n_chunks, 1, std::max(1u, opts.jobs)));
-  std::vector<CellCounts> cells(jobs, CellCounts(r.grid.columns * r.grid.rows));
+  std::vector<CellCounts> cells(jobs, CellCounts(r.grid.cells()));
   std::atomic<uint64_t> next{0}, done{0};
   std::mutex print;
   const auto start = std::chrono::steady_clock::now();
@@ -193,7 +193,7 @@ bool decode_runs(const std::string& text, size_t n, std::vector<uint64_t>* value
 
 nlohmann::ordered_json cells_json(const Report& r) {
   if (!r.grid.columns) return nullptr;
-  const size_t n = size_t(r.grid.columns * r.grid.rows);
+  const size_t n = size_t(r.grid.cells());
   std::vector<uint64_t> judged(n), mismatches(n), accepted(n);
   for (const auto& [k, c] : r.tally.cells)
     if (k < n) judged[k] = c.judged, mismatches[k] = c.mismatches, accepted[k] = c.accepted;
@@ -217,9 +217,9 @@ void cells_from_json(const nlohmann::json& j, Report* r) {
   r->grid.across = corpus::json_text(j, "across");
   r->grid.down = corpus::json_text(j, "down");
   if (r->grid.columns == 0 || r->grid.rows == 0 || r->grid.columns > 65536 || r->grid.rows > 65536 ||
-      r->grid.columns * r->grid.rows > 65536)
+      r->grid.cells() > 65536)
     throw corpus::JsonError("\"cells\": columns x rows must be 1 to 65536 cells");
-  const size_t n = size_t(r->grid.columns * r->grid.rows);
+  const size_t n = size_t(r->grid.cells());
   std::vector<uint64_t> v[3];
   const char* names[3] = {"judged", "mismatches", "accepted"};
   for (int m = 0; m < 3; ++m)

@@ -30,7 +30,7 @@ TEST_CASE("sweep policy passes are split by latitude and classified by departure
   const auto d = nc::sweep::make_domain("convert.F32_TO_BF16_RNE");
   REQUIRE(d);
   nc::sweep::Tally tally;
-  nc::sweep::CellCounts cells(d->grid().columns * d->grid().rows);
+  nc::sweep::CellCounts cells(d->grid().cells());
   // 16 negative quiet NaNs 0xffc00000.. (recipe 0xffc0, answer 0x7fc0: the sign dropped);
   // 16 positive signalling NaNs 0x7f810000.. (recipe 0x7fc1, answer 0x7f81: kept signalling);
   // 16 positive quiet NaNs 0x7fc20000.. (recipe 0x7fc2, answer 0x7fc0: the payload dropped).
