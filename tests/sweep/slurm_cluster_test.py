@@ -164,23 +164,39 @@ class Cluster:
         return p
 
     def stop(self):
-        """scontrol shutdown stops slurmctld and slurmd; munged stops on SIGTERM. Any process still
-        running after STOP_S, or any process whose command line names the temporary folder, is a
-        failure (and is killed so that nothing outlives the test)."""
+        """scontrol shutdown stops slurmctld, which tells slurmd to stop; munged stops on SIGTERM, and
+        only after both, since slurmctld signs that message with a MUNGE credential (with munged gone
+        first, slurmd never hears it: CI saw this once). A Slurm daemon still running STOP_S later
+        is sent SIGTERM, its documented clean shutdown, and said so; one still running STOP_S after
+        that, or any process whose command line names the temporary folder, is a failure (and is
+        killed so that nothing outlives the test)."""
         if "slurmctld" in self.procs and self.procs["slurmctld"].poll() is None:
             try:
                 self.client(["scontrol", "shutdown"], check=False, timeout=STOP_S)
             except subprocess.TimeoutExpired:
                 pass
-        if "munged" in self.procs and self.procs["munged"].poll() is None:
-            self.procs["munged"].send_signal(signal.SIGTERM)
-        for name, p in self.procs.items():
+        for name in ("slurmctld", "slurmd", "munged"):
+            p = self.procs.get(name)
+            if p is None:
+                continue
+            if name == "munged" and p.poll() is None:
+                p.send_signal(signal.SIGTERM)
             try:
                 p.wait(timeout=STOP_S)
+                continue
             except subprocess.TimeoutExpired:
-                fail(f"{name} still running {STOP_S} s after the shutdown; killed")
-                os.killpg(p.pid, signal.SIGKILL)
-                p.wait()
+                pass
+            if name != "munged":
+                say(f"{name} still running {STOP_S} s after scontrol shutdown; sending SIGTERM")
+                p.send_signal(signal.SIGTERM)
+                try:
+                    p.wait(timeout=STOP_S)
+                    continue
+                except subprocess.TimeoutExpired:
+                    pass
+            fail(f"{name} still running {STOP_S} s after SIGTERM; killed\n" + self.log_tail(name))
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
         for pid in leftover_processes(self.tmp):
             fail(f"process {pid} of the cluster left behind; killed")
             try:
