@@ -179,21 +179,15 @@ class Cluster:
             p = self.procs.get(name)
             if p is None:
                 continue
-            if name == "munged" and p.poll() is None:
+            if name == "munged":
                 p.send_signal(signal.SIGTERM)
-            try:
-                p.wait(timeout=STOP_S)
+            if ended(p):
                 continue
-            except subprocess.TimeoutExpired:
-                pass
             if name != "munged":
                 say(f"{name} still running {STOP_S} s after scontrol shutdown; sending SIGTERM")
                 p.send_signal(signal.SIGTERM)
-                try:
-                    p.wait(timeout=STOP_S)
+                if ended(p):
                     continue
-                except subprocess.TimeoutExpired:
-                    pass
             fail(f"{name} still running {STOP_S} s after SIGTERM; killed\n" + self.log_tail(name))
             os.killpg(p.pid, signal.SIGKILL)
             p.wait()
@@ -203,6 +197,15 @@ class Cluster:
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
+
+
+def ended(p):
+    """Whether p exits within STOP_S."""
+    try:
+        p.wait(timeout=STOP_S)
+        return True
+    except subprocess.TimeoutExpired:
+        return False
 
 
 def leftover_processes(tmp):
