@@ -24,18 +24,26 @@ constexpr NanLayout nan_layout(WordType w) {
 }
 constexpr uint32_t magnitude_mask(WordType w) { return uint32_t((uint64_t(1) << (info(w).bits - 1)) - 1); }
 constexpr uint32_t exponent_ones(WordType w) { return ((1u << info(w).exponent_bits) - 1) << info(w).fraction_bits; }
-// A NaN word of the type (its bits above the width are ignored).
-constexpr bool is_nan_word(WordType w, uint32_t x) {
+// Whether a word is a NaN of a type, as two numbers for the loops that ask it of every input: x is
+// one when (x & magnitude) >= lowest, the smallest NaN magnitude (its bits above the width are
+// ignored); for a type without NaN, lowest is above every magnitude.
+struct NanTest {
+  uint32_t magnitude, lowest;
+  constexpr bool operator()(uint32_t x) const { return (x & magnitude) >= lowest; }
+};
+constexpr NanTest nan_test(WordType w) {
   switch (info(w).nan) {
     case NanSpelling::Ieee:
-      return (x & magnitude_mask(w)) > exponent_ones(w);
+      return {magnitude_mask(w), exponent_ones(w) + 1};
     case NanSpelling::AllOnes:
-      return (x & magnitude_mask(w)) == magnitude_mask(w);
+      return {magnitude_mask(w), magnitude_mask(w)};
     case NanSpelling::None:
       break;
   }
-  return false;
+  return {0, 1};
 }
+// A NaN word of the type.
+constexpr bool is_nan_word(WordType w, uint32_t x) { return nan_test(w)(x); }
 // The canonical quiet NaN: sign 0, exponent all ones, quiet bit only (the all-ones word where the
 // type has no quiet bit); none for a type without NaN.
 constexpr std::optional<uint32_t> canonical_nan_word(WordType w) {
