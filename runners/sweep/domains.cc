@@ -111,8 +111,8 @@ struct WordDomain : Domain {
   // decode_nan_latitude; the corpus's #policy lines are written from the same rows): a NaN input
   // passes with any NaN of the result type. Tests, not calls: a target that answers every NaN
   // input with one NaN word (PyTorch's BF16 cast) sends a convert sweep's 2^24 NaN inputs through
-  // judge's loop of single inputs, where two std::function calls each took a tenth of the sweep's
-  // CPU (perf).
+  // judge's loop of single inputs, a tenth of that sweep's perf samples, a third of them in two
+  // std::function calls an input.
   struct NanLatitude {
     runners::NanTest input, result;
   };
