@@ -2,8 +2,9 @@
 (1) the cast's own rate over the same inputs in the runner's batches (262144 words, as a sweep
 hands a Python target: python/core.cc kSweepBatch) on 2 threads, (2) `sweep convert.RECIPE` of the
 adapter in process (targets/thirdparty/ADAPTER_adapter.py's adapter()), (3) the same sweep through
-the pipe adapter, (4) the cast alone on one thread, and (5) on 2 threads in batches of 65536 (what
-other targets get, and what a Python target got before kSweepBatch).
+the pipe adapter, (4) the cast alone on one thread, (5) on 2 threads in batches of 65536 (what
+other targets get, and what a Python target got before kSweepBatch), and (6) as (1) with each
+batch's words advanced in place from the last batch's (own_rate).
 Usage: bench_adapter_sweep.py [ADAPTER[:ARG] [RECIPE [STRIDE [REPEAT]]]] (defaults ml_dtypes,
 F32_TO_BF16_RNE, 1: 1 in STRIDE of the 2^32 inputs, 5: the ways are run in turn REPEAT times and
 each rate is the median of its runs, since a shared machine's speed swings from second to second;
@@ -64,19 +65,27 @@ def timed(fn):
     return inputs / (time.perf_counter() - start), inputs / (cpu() - start_cpu)
 
 
-def own_rate(threads, batch=BATCH):
+def own_rate(threads, batch=BATCH, in_place=False):
     """The cast alone: each thread converts its share of the inputs, batch by batch. A batch's words
     are written into a buffer of the thread's own, as the runner writes its input buffer: the
     cast's rate is not the allocations and passes of making each batch anew (np.arange, a 64-bit
-    product, a narrowing copy), which cost some of these casts more than the cast itself."""
+    product, a narrowing copy), which cost some of these casts more than the cast itself. They are
+    batch 0's words plus the batch's first input, or (in_place) the last batch's words advanced in
+    place: no read of a second buffer, the cheapest way NumPy has to make them, so the strictest
+    baseline (PyTorch's BF16 cast: a quarter to a third faster than the other way)."""
     lattice = (np.arange(batch, dtype=np.uint64) * STRIDE).astype(np.uint32)  # the words of batch 0
+    step = np.uint32(batch * STRIDE % (1 << 32))  # from one batch's words to the next's
 
     def work(lo, hi):
-        buffer, out = np.empty(batch, dtype=np.uint32), None
+        buffer, out = lattice + np.uint32(lo * STRIDE % (1 << 32)), None
         for first in range(lo, hi, batch):
             n = min(batch, hi - first)
             words = buffer[:n]
-            np.add(lattice[:n], np.uint32(first * STRIDE % (1 << 32)), out=words)  # inputs stay below 2^32
+            if in_place:
+                if first > lo:
+                    np.add(buffer, step, out=buffer)  # inputs stay below 2^32 (uint32 wraps)
+            else:
+                np.add(lattice[:n], np.uint32(first * STRIDE % (1 << 32)), out=words)
             out = TARGET.convert(RECIPE, words)
         return out
 
@@ -120,20 +129,24 @@ def paired(k):
     return own_rate(JOBS), sweep_rate(TARGET)
 
 
-runs = [paired(k) + (sweep_rate(PIPE), own_rate(1), own_rate(JOBS, UNIT)) for k in range(REPEAT)]
+runs = [paired(k) + (sweep_rate(PIPE), own_rate(1), own_rate(JOBS, UNIT), own_rate(JOBS, in_place=True))
+        for k in range(REPEAT)]
 
 
 def median(values):
     return sorted(values)[len(values) // 2]
 
 
-(own, own_cpu), (inproc, inproc_cpu), (pipe, pipe_cpu), (one, one_cpu), (unit, unit_cpu) = [
-    (median([run[w][0] for run in runs]), median([run[w][1] for run in runs])) for w in range(5)]
+(own, own_cpu), (inproc, inproc_cpu), (pipe, pipe_cpu), (one, one_cpu), (unit, unit_cpu), (moved, moved_cpu) = [
+    (median([run[w][0] for run in runs]), median([run[w][1] for run in runs])) for w in range(6)]
 ratios = [sorted(run[1][c] / run[0][c] for run in runs) for c in (0, 1)]
+moved_ratios = [median([run[1][c] / run[5][c] for run in runs]) for c in (0, 1)]
 print("%s %s: %d inputs (1 in %d of 2^32), %d jobs, median of %d runs; M inputs per second of wall time | of CPU time" %
       (TARGET.name, RECIPE, inputs, STRIDE, JOBS, REPEAT))
 print("the cast alone      %8.1f | %8.1f" % (own / 1e6, own_cpu / 1e6))
 print("  on one thread     %8.1f | %8.1f" % (one / 1e6, one_cpu / 1e6))
+print("  words moved in place%6.1f | %8.1f  (the sweep is %.0f%% | %.0f%% of it: the median ratio within each run)" %
+      (moved / 1e6, moved_cpu / 1e6, 100 * moved_ratios[0], 100 * moved_ratios[1]))
 print("  in batches of 2^16%8.1f | %8.1f  (the sweep is %.1fx | %.1fx)" %
       (unit / 1e6, unit_cpu / 1e6, inproc / unit, inproc_cpu / unit_cpu))
 print("in-process sweep    %8.1f | %8.1f  (%.0f%% | %.0f%% of the cast's own rate: the median ratio of the pairs;"
