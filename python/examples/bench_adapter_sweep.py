@@ -8,7 +8,8 @@ batch's words advanced in place from the last batch's (own_rate).
 Usage: bench_adapter_sweep.py [ADAPTER[:ARG] [RECIPE [STRIDE [REPEAT]]]] (defaults ml_dtypes,
 F32_TO_BF16_RNE, 1: 1 in STRIDE of the 2^32 inputs, 5: the ways are run in turn REPEAT times and
 each rate is the median of its runs, since a shared machine's speed swings from second to second;
-the sweep's ratio to the cast is the median of the ratios of pairs run one right after the other).
+the sweep's ratio to (1) and to (6) is the median of the ratios within runs of (1), (2) and (6)
+one right after the other).
 Stride 1 is the whole domain, the sweep a certificate runs. A sweep also has costs that do not
 grow with its inputs (starting its threads and their buffers, the class sample that names the
 profile, the report), which the cast alone has not: a fast cast's sweep of 1 in 17 inputs
@@ -119,39 +120,41 @@ UNIT = 1 << 16  # the batch of every other target (and of Python ones before kSw
 
 
 def paired(k):
-    """The cast alone and the in-process sweep one right after the other, each first in turn: the
-    machine's speed swings from second to second (PyTorch's F16 cast of 262,144 words took 27, 52
-    and 97 µs a call on average in three consecutive sweeps), so the ratio is taken within each
-    pair, run under one load."""
-    if k % 2:
-        inproc = sweep_rate(TARGET)
-        return own_rate(JOBS), inproc
-    return own_rate(JOBS), sweep_rate(TARGET)
+    """The cast alone, the in-process sweep and the cast over words moved in place, one right after
+    the other, their order turning with k: the machine's speed swings from second to second
+    (PyTorch's F16 cast of 262,144 words took 27, 52 and 97 µs a call on average in three
+    consecutive sweeps), so each ratio is taken within one such run, under one load."""
+    ways = [lambda: own_rate(JOBS), lambda: sweep_rate(TARGET), lambda: own_rate(JOBS, in_place=True)]
+    order = [(k + i) % 3 for i in range(3)]
+    rates = {w: ways[w]() for w in order}
+    return rates[0], rates[1], rates[2]
 
 
-runs = [paired(k) + (sweep_rate(PIPE), own_rate(1), own_rate(JOBS, UNIT), own_rate(JOBS, in_place=True))
-        for k in range(REPEAT)]
+runs = [paired(k) + (sweep_rate(PIPE), own_rate(1), own_rate(JOBS, UNIT)) for k in range(REPEAT)]
 
 
 def median(values):
     return sorted(values)[len(values) // 2]
 
 
-(own, own_cpu), (inproc, inproc_cpu), (pipe, pipe_cpu), (one, one_cpu), (unit, unit_cpu), (moved, moved_cpu) = [
+(own, own_cpu), (inproc, inproc_cpu), (moved, moved_cpu), (pipe, pipe_cpu), (one, one_cpu), (unit, unit_cpu) = [
     (median([run[w][0] for run in runs]), median([run[w][1] for run in runs])) for w in range(6)]
-ratios = [sorted(run[1][c] / run[0][c] for run in runs) for c in (0, 1)]
-moved_ratios = [median([run[1][c] / run[5][c] for run in runs]) for c in (0, 1)]
+
+
+def ratio_to(baseline):
+    """The sweep's ratio to a baseline within each run: 'median% | median% ...; lowest to highest'."""
+    wall, cpu = [sorted(run[1][c] / run[baseline][c] for run in runs) for c in (0, 1)]
+    return "%.0f%% | %.0f%% of it: the median ratio within each run; %.0f to %.0f%% | %.0f to %.0f%%" % (
+        100 * median(wall), 100 * median(cpu), 100 * wall[0], 100 * wall[-1], 100 * cpu[0], 100 * cpu[-1])
+
+
 print("%s %s: %d inputs (1 in %d of 2^32), %d jobs, median of %d runs; M inputs per second of wall time | of CPU time" %
       (TARGET.name, RECIPE, inputs, STRIDE, JOBS, REPEAT))
-print("the cast alone      %8.1f | %8.1f" % (own / 1e6, own_cpu / 1e6))
-print("  on one thread     %8.1f | %8.1f" % (one / 1e6, one_cpu / 1e6))
-print("  words moved in place%6.1f | %8.1f  (the sweep is %.0f%% | %.0f%% of it: the median ratio within each run)" %
-      (moved / 1e6, moved_cpu / 1e6, 100 * moved_ratios[0], 100 * moved_ratios[1]))
-print("  in batches of 2^16%8.1f | %8.1f  (the sweep is %.1fx | %.1fx)" %
+print("in-process sweep       %8.1f | %8.1f" % (inproc / 1e6, inproc_cpu / 1e6))
+print("the cast alone         %8.1f | %8.1f  (the sweep is %s)" % (own / 1e6, own_cpu / 1e6, ratio_to(0)))
+print("  words moved in place %8.1f | %8.1f  (the sweep is %s)" % (moved / 1e6, moved_cpu / 1e6, ratio_to(2)))
+print("  on one thread        %8.1f | %8.1f" % (one / 1e6, one_cpu / 1e6))
+print("  in batches of 2^16   %8.1f | %8.1f  (the sweep is %.1fx | %.1fx)" %
       (unit / 1e6, unit_cpu / 1e6, inproc / unit, inproc_cpu / unit_cpu))
-print("in-process sweep    %8.1f | %8.1f  (%.0f%% | %.0f%% of the cast's own rate: the median ratio of the pairs;"
-      " %.0f to %.0f%% | %.0f to %.0f%%)" %
-      (inproc / 1e6, inproc_cpu / 1e6, 100 * median(ratios[0]), 100 * median(ratios[1]),
-       100 * ratios[0][0], 100 * ratios[0][-1], 100 * ratios[1][0], 100 * ratios[1][-1]))
-print("pipe adapter sweep  %8.1f | %8.1f  (in-process is %.1fx | %.1fx)" %
+print("pipe adapter sweep     %8.1f | %8.1f  (in-process is %.1fx | %.1fx)" %
       (pipe / 1e6, pipe_cpu / 1e6, inproc / pipe, inproc_cpu / pipe_cpu))
