@@ -2,6 +2,7 @@
 // each broken target is reported for what it did, and the runner goes on to the next suite.
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -214,12 +215,13 @@ TEST_CASE("replay selects records by tag and suites by glob", "[replay]") {
 }
 
 namespace {
-std::vector<nc::sweep::Outcome> sweep_plugin(const std::string& plugin, const std::vector<std::string>& domains) {
+std::vector<nc::sweep::Outcome> sweep_plugin(const std::string& plugin, const std::vector<std::string>& domains,
+                                             double timeout_s = 10) {
   std::vector<nc::sweep::Outcome> out;
   std::string why;
   nc::sweep::Options o;
   o.jobs = 2;
-  const bool ok = nc::sweep::sweep_target("plugin:" + plugin, domains, o, 10, &out, &why);
+  const bool ok = nc::sweep::sweep_target("plugin:" + plugin, domains, o, timeout_s, &out, &why);
   INFO(why);
   REQUIRE(ok);
   REQUIRE(out.size() == domains.size());
@@ -261,6 +263,21 @@ TEST_CASE("certificates carry the sweeps: coverage, findings, not-provided domai
   CHECK(!crashed[0].report);
   CHECK(crashed[0].failure.find("crashed") != std::string::npos);
   CHECK(!certified_conformant(good, crashed));
+}
+
+// A plugin swept in its forked child whose call never returns: the runner kills the child once
+// the timeout has passed with the call still running, reports the hang for that domain, and sweeps
+// the next domain (whose calls return).
+TEST_CASE("a hanging plugin's sweep is timed out and the next domain is swept", "[sweep]") {
+  const auto start = std::chrono::steady_clock::now();
+  auto hung = sweep_plugin(NC_TEST_PLUGIN_HANG, {"decode.E4M3FN", "decode.W8G32_F16S.code"}, 1);
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CHECK(!hung[0].report);
+  CHECK_THAT(hung[0].failure, Catch::StartsWith("the target hangs: a call had not returned 1 s after"));
+  REQUIRE(hung[1].report);  // the plugin decodes W8 codes without hanging
+  CHECK(hung[1].report->tally.covered == 256);
+  CHECK(sweep_clean(hung[1]));
+  CHECK(took < 60);  // the hang was ended by the 1 s timeout, not by ctest's
 }
 
 // Issue 17 item 3: a corpus whose word is not 2 lowercase hex digits, with its id and manifest
