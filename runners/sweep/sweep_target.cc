@@ -78,10 +78,6 @@ nc_plugin_v1 counting_table(const nc_plugin_v1& t, CallCounts* counts) {
   return c;
 }
 
-double seconds_now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
 // Runs fn(counts) in a forked child and returns what it wrote, so a crashing plugin cannot take the
 // runner down, nor a hanging one hold it: the child is killed when a call it counts in `counts`
 // has not returned timeout_s seconds after the last one did. *status describes how the child ended.
@@ -124,7 +120,9 @@ bool run_isolated(const std::function<std::string(CallCounts*)>& fn, double time
   char buf[65536];
   bool hung = false;
   uint64_t last_ended = 0;
-  double quiet_since = seconds_now();  // when a call last ended, or none was running
+  using Clock = std::chrono::steady_clock;
+  const auto timeout = std::chrono::duration<double>(timeout_s);
+  Clock::time_point quiet_since = Clock::now();  // when a call last ended, or none was running
   for (bool exited = false;;) {
     pollfd pfd{fds[0], POLLIN, 0};
     if (!exited && poll(&pfd, 1, 100) == 0) {
@@ -132,8 +130,8 @@ bool run_isolated(const std::function<std::string(CallCounts*)>& fn, double time
       if (exited) fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
       const uint64_t ended = counts->ended.load(std::memory_order_relaxed);
       if (ended != last_ended || counts->begun.load(std::memory_order_relaxed) == ended) {
-        last_ended = ended, quiet_since = seconds_now();
-      } else if (!hung && seconds_now() - quiet_since > timeout_s) {
+        last_ended = ended, quiet_since = Clock::now();
+      } else if (!hung && Clock::now() - quiet_since > timeout) {
         hung = true;
         kill(pid, SIGKILL);  // its end of the pipe closes with it
       }
